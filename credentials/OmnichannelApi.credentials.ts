@@ -1,0 +1,60 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * Bearer API key for the Omnichannel public API. The nodes check the base URL
+ * and the key format before every request (see nodes/Omnichannel/transport),
+ * because n8n offers no per-field validation on credentials.
+ */
+export class OmnichannelApi implements ICredentialType {
+	name = 'omnichannelApi';
+
+	displayName = 'Omnichannel API';
+
+	icon: Icon = { light: 'file:../icons/omnichannel.svg', dark: 'file:../icons/omnichannel.dark.svg' };
+
+	documentationUrl = 'https://github.com/omnichannel/n8n-nodes-omnichannel#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://app.omnichannel.example/api/public/v1',
+			required: true,
+			placeholder: 'https://app.omnichannel.example/api/public/v1',
+			description: 'Address of the public API. It must end in /api/public/v1.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			placeholder: 'svc_live_…',
+			hint: 'Create a key in the dashboard under Developer → API keys. It looks like svc_live_<id>.<secret> or svc_test_<id>.<secret> and is shown only once.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/me',
+		},
+	};
+}
