@@ -23,12 +23,18 @@ function lintPackedTarball() {
 			.pop();
 		execFileSync('tar', ['-xzf', path.join(work, tarball), '-C', work]);
 		const packed = path.join(work, 'package');
-		run(['--config', path.join(root, 'eslint.config.mjs'), 'package.json', 'dist'], packed);
+		run(['--config', path.join(root, 'eslint.config.mjs'), 'package.json', 'dist/**/*.js'], packed);
 	} finally {
 		fs.rmSync(work, { recursive: true, force: true });
 	}
 }
 
-run(['package.json', 'credentials', 'nodes'], root);
-lintPackedTarball();
+try {
+	run(['package.json', 'credentials', 'nodes'], root);
+	lintPackedTarball();
+} catch (error) {
+	// eslint already printed its findings; a stack trace of this script adds nothing.
+	console.error(`lint: failed (${error.status === 1 ? 'rule violations' : error.message.split('\n')[0]})`);
+	process.exit(1);
+}
 console.log('lint: sources and packed tarball clean');

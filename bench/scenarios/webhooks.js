@@ -1,0 +1,168 @@
+'use strict';
+// Scenario 3: webhook intake. The sandbox's real signed sender delivers
+// message.created events (with injected duplicates) to our published trigger
+// and, in turn, to n8n's plain Webhook node without verification, registered
+// at the sandbox through the public API. Both get the same traffic the same
+// way: the bench creates inbound messages concurrently and the sandbox sends
+// each event's delivery at once (it has no queue to drain at its own pace).
+const { forEachRunAndPeer } = require('../lib/measure');
+const { feedInbound, waitForAcknowledged } = require('../lib/deliveries');
+const { settledExecutions, eventIdOf } = require('../lib/executions');
+const { waitFor } = require('../../test/e2e/harness');
+const wf = require('../lib/workflows');
+
+/** 1,800 events, each copied once more with probability 1/9: about 2,000 deliveries, 10% of them duplicates. */
+const EVENTS = 1_800;
+const DUPLICATE_RATE = 200 / 1_800;
+const FEED_CONCURRENCY = 16;
+const INTAKE_TIMEOUT_MS = 5 * 60 * 1000;
+
+const PEERS = {
+	omnichannel: { label: 'Omnichannel Trigger (verified, de-duplicated)', eventId: (json) => json.id },
+	webhook: { label: 'Webhook node (no verification)', eventId: (json) => json.body?.id },
+};
+
+const COLUMNS = [
+	{ key: 'acceptedPerS', label: 'Deliveries/s accepted', digits: 1 },
+	{ key: 'intakeS', label: 'Intake (s)', digits: 2 },
+	{ key: 'deliveries', label: 'Deliveries', digits: 0 },
+	{ key: 'duplicateDeliveries', label: 'Of them duplicates', digits: 0 },
+	{ key: 'failedAttempts', label: 'Not acknowledged', digits: 0 },
+	{ key: 'executions', label: 'Executions started', digits: 0 },
+	{ key: 'distinctEventsExecuted', label: 'Distinct events executed', digits: 0 },
+	{ key: 'extraExecutions', label: 'Executions beyond one per event', digits: 0 },
+];
+
+async function setUp({ sandbox, n8n, runs }) {
+	const { client } = sandbox;
+	const channel = await client.control('POST', '/channels', { type: 'whatsapp', name: 'Bench intake' });
+	const conversation = await client.control('POST', '/conversations', { channel_id: channel.id });
+	const credentials = wf.credentialsFor('Wh', { baseUrl: sandbox.base_url, apiKey: sandbox.key });
+	const plan = { omnichannel: [], webhook: [] };
+	for (let runIndex = 0; runIndex < runs; runIndex++) {
+		const ours = wf.intakeOurs(wf.benchId('WhOurs', String(runIndex + 1)), credentials);
+		plan.omnichannel.push({ workflow: ours, webhookId: ours.nodes[0].webhookId });
+		plan.webhook.push(wf.intakePlain(wf.benchId('WhPlain', String(runIndex + 1))));
+	}
+	await n8n.importCredentials([credentials.ours]);
+	await n8n.importWorkflows(Object.values(plan).flat().map((entry) => entry.workflow));
+	await n8n.start();
+	await n8n.setupOwnerAndApiKey();
+	await client.control('PUT', '/faults', { latency_ms: 100, rate_limit_per_second: 60, webhook_duplicate_rate: 0 });
+	return { plan, conversationId: conversation.id };
+}
+
+/** Publishes the workflow and returns the sandbox webhook that delivers to it. */
+async function activate(peer, entry, { sandbox, n8n }) {
+	const { client } = sandbox;
+	await n8n.publishWorkflow(entry.workflow.id);
+	if (peer === 'webhook') {
+		const url = `${n8n.baseUrl}/webhook/${entry.path}`;
+		return await client.api('POST', '/webhooks', { url, events: ['message.created'], description: 'bench: plain Webhook node' });
+	}
+	// Our trigger registers its own webhook while n8n activates it.
+	return await waitFor(
+		async () => (await client.listAll('/webhooks')).find((webhook) => webhook.url.includes(entry.webhookId)),
+		{ what: `the trigger's webhook at the sandbox`, timeoutMs: 60_000, intervalMs: 500 },
+	);
+}
+
+async function deactivate(peer, entry, webhook, { sandbox, n8n }) {
+	await n8n.unpublishWorkflow(entry.workflow.id);
+	if (peer === 'webhook') await sandbox.client.api('DELETE', `/webhooks/${webhook.id}`);
+}
+
+/**
+ * One event, without duplicates, before the clock starts: proves the path
+ * (URL, signature, activation) and warms both peers the same way.
+ */
+async function warmUp(client, webhook, conversationId) {
+	await client.control('DELETE', '/deliveries');
+	await feedInbound(client, conversationId, 1, 1);
+	const { attempts } = await waitForAcknowledged(client, webhook.id, 1, { timeoutMs: 60_000 });
+	return attempts[0].event_id;
+}
+
+async function measureIntake(peer, entry, context, conversationId) {
+	const { client } = context.sandbox;
+	const webhook = await activate(peer, entry, context);
+	try {
+		const warmUpEventId = await warmUp(client, webhook, conversationId);
+		await client.control('DELETE', '/deliveries');
+		await client.control('PUT', '/faults', { webhook_duplicate_rate: DUPLICATE_RATE });
+		const startedAt = Date.now();
+		await feedInbound(client, conversationId, EVENTS, FEED_CONCURRENCY);
+		const { attempts, endAt } = await waitForAcknowledged(client, webhook.id, EVENTS, { timeoutMs: INTAKE_TIMEOUT_MS });
+		await client.control('PUT', '/faults', { webhook_duplicate_rate: 0 });
+		const accepted = attempts.filter((attempt) => attempt.ok).length;
+		const expected = peer === 'webhook' ? accepted : EVENTS;
+		const executions = await settledExecutions(context.n8n, entry.workflow.id, { count: expected + 1 });
+		return metricsOf(peer, { attempts, accepted, intakeS: (endAt - startedAt) / 1000, executions, warmUpEventId });
+	} finally {
+		await deactivate(peer, entry, webhook, context);
+	}
+}
+
+function metricsOf(peer, { attempts, accepted, intakeS, executions, warmUpEventId }) {
+	const fed = new Set(attempts.map((attempt) => attempt.event_id));
+	const executed = executions.map((execution) => eventIdOf(execution, PEERS[peer].eventId)).filter((id) => id !== warmUpEventId);
+	const distinctExecuted = new Set(executed.filter((id) => fed.has(id)));
+	return {
+		events: fed.size,
+		deliveries: attempts.length,
+		duplicateDeliveries: attempts.filter((attempt) => attempt.duplicate).length,
+		failedAttempts: attempts.length - accepted,
+		accepted,
+		intakeS,
+		acceptedPerS: accepted / intakeS,
+		executions: executed.length,
+		distinctEventsExecuted: distinctExecuted.size,
+		extraExecutions: executed.length - distinctExecuted.size,
+		failedExecutions: executions.filter((execution) => execution.status !== 'success').length,
+	};
+}
+
+function targets(summary) {
+	const ours = summary.omnichannel;
+	const plain = summary.webhook;
+	const ratio = ours.acceptedPerS.median / plain.acceptedPerS.median;
+	const exactlyOnce = ours.extraExecutions.max === 0 && ours.distinctEventsExecuted.min === EVENTS && ours.executions.max === EVENTS;
+	return [
+		{ target: "at least 90% of the plain Webhook node's rate (medians)", value: `${(100 * ratio).toFixed(1)}%`, met: ratio >= 0.9 },
+		{
+			target: `exactly one execution per distinct event id (${EVENTS} events) in every run`,
+			value: `${ours.executions.min}–${ours.executions.max} executions, ${ours.distinctEventsExecuted.min}–${ours.distinctEventsExecuted.max} distinct`,
+			met: exactlyOnce,
+		},
+	];
+}
+
+async function run(context) {
+	const { plan, conversationId } = await setUp(context);
+	const results = { omnichannel: [], webhook: [] };
+	try {
+		await forEachRunAndPeer(context.runs, Object.keys(PEERS), async (runIndex, peer) => {
+			const metrics = await measureIntake(peer, plan[peer][runIndex], context, conversationId);
+			results[peer].push(metrics);
+			context.log(`webhooks run ${runIndex + 1}/${context.runs} ${peer}: ${JSON.stringify(metrics)}`);
+		});
+	} finally {
+		await context.n8n.stop();
+	}
+	return {
+		title: `Webhook intake: ${EVENTS.toLocaleString('en-US')} events, about 2,000 signed deliveries (10% duplicates)`,
+		setup: { events: EVENTS, webhook_duplicate_rate: DUPLICATE_RATE, feed_concurrency: FEED_CONCURRENCY },
+		columns: COLUMNS,
+		peers: PEERS,
+		results,
+		targets,
+		notes: [
+			`The bench creates ${EVENTS} inbound messages through the sandbox's control API, ${FEED_CONCURRENCY} calls at a time; ` +
+				'the sandbox signs and sends each event at once (duplicates: half at the same time as the original, half up to 200 ms after it). ' +
+				'Intake time runs from the first call to the last acknowledgement seen in the sandbox\'s delivery log (polled every 100 ms). ' +
+				'The plain Webhook node starts an execution for every copy; ours verifies the signature and starts one per event id.',
+		],
+	};
+}
+
+module.exports = { run };

@@ -1,0 +1,73 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import * as channel from './actions/channel';
+import * as contact from './actions/contact';
+import * as conversation from './actions/conversation';
+import * as identity from './actions/identity';
+import * as message from './actions/message';
+import { router } from './actions/router';
+import { listSearch } from './methods';
+
+export class Omnichannel implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Omnichannel',
+		name: 'omnichannel',
+		icon: { light: 'file:../../icons/omnichannel.svg', dark: 'file:../../icons/omnichannel.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Send messages and manage contacts and conversations on Telegram, WhatsApp, Instagram, Facebook, email and live chat',
+		defaults: { name: 'Omnichannel' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'omnichannelApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Channel', value: 'channel' },
+					{ name: 'Contact', value: 'contact' },
+					{ name: 'Conversation', value: 'conversation' },
+					{ name: 'Identity', value: 'identity' },
+					{ name: 'Message', value: 'message' },
+				],
+				default: 'message',
+			},
+			...channel.description,
+			...contact.description,
+			...conversation.description,
+			...identity.description,
+			...message.description,
+			{
+				displayName: 'Request Options',
+				name: 'requestOptions',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Max Requests Per Second',
+						name: 'maxRequestsPerSecond',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 60 },
+						default: 60,
+						description:
+							'Upper bound on the request rate of this node. Requests with the same API key share the API limit of 60 per second in any case; lower it to leave room for other systems using the key.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,37 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { checkName, contactBody, contactFieldOptions, nameProperty } from '../../helpers/contactFields';
+import { collection } from '../../helpers/parameters';
+import { ItemValidator } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import type { OperationExecute } from '../operation';
+
+const properties: INodeProperties[] = [
+	{ ...nameProperty, required: true },
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: contactFieldOptions(false),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['create'] } },
+	properties,
+);
+
+export const execute: OperationExecute = async function (itemIndex, run) {
+	const validator = new ItemValidator(this.getNode(), itemIndex);
+	const body = {
+		...contactBody(validator, collection(this, itemIndex, 'additionalFields')),
+		name: checkName(validator, this.getNodeParameter('name', itemIndex, '')),
+	};
+	// Not retried after a dropped connection: a create has no idempotency key,
+	// so repeating it could create the contact twice (see the transport).
+	return async () =>
+		(await apiRequest.call(this, 'POST', '/contacts', { body, itemIndex, ...run.throttle })) as IDataObject;
+};

@@ -1,0 +1,19 @@
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requiredId } from '../../helpers/parameters';
+import { ItemValidator } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { contactLocator } from '../common.descriptions';
+import type { OperationExecute } from '../operation';
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, [
+	contactLocator(),
+]);
+
+export const execute: OperationExecute = async function (itemIndex, run) {
+	const validator = new ItemValidator(this.getNode(), itemIndex);
+	const contactId = requiredId(this, validator, 'contactId', 'Contact');
+	const path = `/contacts/${encodeURIComponent(contactId)}`;
+	return async () => (await apiRequest.call(this, 'GET', path, { itemIndex, ...run.throttle })) as IDataObject;
+};

@@ -1,0 +1,47 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { LEAD_STATUSES, leadStatusOptions } from '../../helpers/contactFields';
+import { listCall } from '../../helpers/list';
+import { collection, optionalString } from '../../helpers/parameters';
+import { ItemValidator } from '../../helpers/validation';
+import { filtersCollection, returnAllOrLimit } from '../common.descriptions';
+import type { OperationExecute } from '../operation';
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit,
+	filtersCollection([
+		{
+			displayName: 'Lead Status',
+			name: 'leadStatus',
+			type: 'options',
+			options: leadStatusOptions.filter((option) => option.value !== ''),
+			default: 'new',
+			description: 'Only contacts with this lead status',
+		},
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			description: 'Text found in the name, email, company or phone (case-insensitive)',
+		},
+	]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['getAll'] } },
+	properties,
+);
+
+export const execute: OperationExecute = async function (itemIndex, run) {
+	const validator = new ItemValidator(this.getNode(), itemIndex);
+	const filters = collection(this, itemIndex, 'filters');
+	const qs: IDataObject = {};
+	const search = optionalString(filters.search);
+	if (search) qs.search = search;
+	if (filters.leadStatus !== undefined) {
+		qs.lead_status = validator.oneOf('Lead Status', filters.leadStatus, LEAD_STATUSES);
+	}
+	return listCall(this, itemIndex, run, '/contacts', qs);
+};

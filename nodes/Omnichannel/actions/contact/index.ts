@@ -1,0 +1,57 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as merge from './merge.operation';
+import * as update from './update.operation';
+
+export { create, get, getAll, merge, update };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['contact'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a contact',
+				action: 'Create a contact',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a contact by ID',
+				action: 'Get a contact',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List or search contacts',
+				action: 'Get many contacts',
+			},
+			{
+				name: 'Merge',
+				value: 'merge',
+				description: 'Merge a secondary contact into a primary one',
+				action: 'Merge two contacts',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Update the fields of a contact',
+				action: 'Update a contact',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...get.description,
+	...getAll.description,
+	...update.description,
+	...merge.description,
+];

@@ -1,0 +1,46 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { toUnixSeconds } from '../../helpers/dates';
+import { listCall } from '../../helpers/list';
+import { collection, optionalId } from '../../helpers/parameters';
+import { ItemValidator } from '../../helpers/validation';
+import { channelLocator, filtersCollection, returnAllOrLimit } from '../common.descriptions';
+import type { OperationExecute } from '../operation';
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit,
+	filtersCollection([
+		{
+			...channelLocator(),
+			required: false,
+			description:
+				'Only conversations of this channel. The API has no such filter, so n8n reads the pages and keeps the matching conversations.',
+		},
+		{
+			displayName: 'Updated Since',
+			name: 'updatedSince',
+			type: 'dateTime',
+			default: '',
+			description:
+				'Only conversations updated at or after this time (delta sync), in the workflow time zone unless the value carries its own',
+		},
+	]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['conversation'], operation: ['getAll'] } },
+	properties,
+);
+
+export const execute: OperationExecute = async function (itemIndex, run) {
+	const validator = new ItemValidator(this.getNode(), itemIndex);
+	const filters = collection(this, itemIndex, 'filters');
+	const qs: IDataObject = {};
+	if (filters.updatedSince !== undefined && filters.updatedSince !== '') {
+		qs.last_updated_at = toUnixSeconds(validator, 'Updated Since', filters.updatedSince, this.getTimezone());
+	}
+	const channelId = optionalId(filters.channelId);
+	const keep = channelId ? (conversation: IDataObject) => conversation.channel_id === channelId : undefined;
+	return listCall(this, itemIndex, run, '/conversations', qs, keep);
+};

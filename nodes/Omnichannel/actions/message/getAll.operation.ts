@@ -1,0 +1,41 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { listCall } from '../../helpers/list';
+import { collection, optionalId } from '../../helpers/parameters';
+import { conversationLocator, filtersCollection, returnAllOrLimit } from '../common.descriptions';
+import type { OperationExecute } from '../operation';
+
+const properties: INodeProperties[] = [
+	...returnAllOrLimit,
+	filtersCollection([
+		{
+			...conversationLocator(),
+			required: false,
+			description: 'Only messages of this conversation',
+		},
+		{
+			displayName: 'Message Session ID',
+			name: 'messageSessionId',
+			type: 'string',
+			default: '',
+			placeholder: 'ses_…',
+			description: 'Only messages of this message session',
+		},
+	]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['getAll'] } },
+	properties,
+);
+
+export const execute: OperationExecute = async function (itemIndex, run) {
+	const filters = collection(this, itemIndex, 'filters');
+	const qs: IDataObject = {};
+	const conversationId = optionalId(filters.conversationId);
+	if (conversationId) qs.conversation_id = conversationId;
+	const messageSessionId = optionalId(filters.messageSessionId);
+	if (messageSessionId) qs.message_session_id = messageSessionId;
+	return listCall(this, itemIndex, run, '/messages', qs);
+};

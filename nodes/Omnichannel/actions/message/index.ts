@@ -1,0 +1,73 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getAll from './getAll.operation';
+import * as sendAudio from './sendAudio.operation';
+import * as sendDocument from './sendDocument.operation';
+import * as sendImage from './sendImage.operation';
+import * as sendLocation from './sendLocation.operation';
+import * as sendText from './sendText.operation';
+import * as sendVideo from './sendVideo.operation';
+
+export { getAll, sendAudio, sendDocument, sendImage, sendLocation, sendText, sendVideo };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['message'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List messages, newest first',
+				action: 'Get many messages',
+			},
+			{
+				name: 'Send Audio',
+				value: 'sendAudio',
+				description: 'Send an audio file from a binary property into a conversation',
+				action: 'Send an audio message',
+			},
+			{
+				name: 'Send Document',
+				value: 'sendDocument',
+				description: 'Send a file of any type from a binary property into a conversation',
+				action: 'Send a document message',
+			},
+			{
+				name: 'Send Image',
+				value: 'sendImage',
+				description: 'Send an image from a binary property into a conversation',
+				action: 'Send an image message',
+			},
+			{
+				name: 'Send Location',
+				value: 'sendLocation',
+				description: 'Send a map location into a conversation',
+				action: 'Send a location message',
+			},
+			{
+				name: 'Send Text',
+				value: 'sendText',
+				description: 'Send a text message into a conversation',
+				action: 'Send a text message',
+			},
+			{
+				name: 'Send Video',
+				value: 'sendVideo',
+				description: 'Send a video from a binary property into a conversation',
+				action: 'Send a video message',
+			},
+		],
+		default: 'sendText',
+	},
+	...getAll.description,
+	...sendText.description,
+	...sendImage.description,
+	...sendAudio.description,
+	...sendVideo.description,
+	...sendDocument.description,
+	...sendLocation.description,
+];

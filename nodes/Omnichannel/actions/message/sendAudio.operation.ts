@@ -1,0 +1,3 @@
+import { mediaOperation } from './media';
+
+export const { description, execute } = mediaOperation('audio', 'sendAudio');

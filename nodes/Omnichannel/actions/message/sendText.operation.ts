@@ -1,0 +1,43 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readSendFields, sendCall } from '../../helpers/send';
+import { ItemValidator } from '../../helpers/validation';
+import { conversationLocator, sendOptions } from '../common.descriptions';
+import type { OperationExecute } from '../operation';
+
+/** api.md §4, counted in code points (contract.md §4). */
+const MAX_TEXT_LENGTH = 4000;
+
+const properties: INodeProperties[] = [
+	conversationLocator(),
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		description: `The message, 1 to ${MAX_TEXT_LENGTH} characters`,
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: sendOptions,
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['sendText'] } },
+	properties,
+);
+
+export const execute: OperationExecute = async function (itemIndex, run) {
+	const validator = new ItemValidator(this.getNode(), itemIndex);
+	const { fields } = readSendFields(this, validator, run, 'message.sendText');
+	const text = validator.text('Text', this.getNodeParameter('text', itemIndex, ''), 1, MAX_TEXT_LENGTH);
+	return sendCall(this, itemIndex, run, '/messages/text', { body: { ...fields, text } });
+};

@@ -1,0 +1,24 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/** What every item of one execution of the node shares. */
+export interface RunContext {
+	/** The node's run index in this execution (part of the default idempotency key). */
+	runIndex: number;
+	/** Spread into every request: the node's Request Options (undefined: the API's 60 per second). */
+	throttle: { maxRequestsPerSecond?: number };
+}
+
+/** Performs an item's operation; its result becomes one output item per record. */
+export type OperationCall = () => Promise<IDataObject | IDataObject[]>;
+
+/**
+ * Reads and checks an item's parameters, making no request, and returns the
+ * call that performs the operation. The split lets the router check every
+ * item before the first request and then run the calls in parallel.
+ */
+export type OperationExecute = (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<OperationCall>;
+
+export interface OperationModule {
+	description: INodeProperties[];
+	execute: OperationExecute;
+}

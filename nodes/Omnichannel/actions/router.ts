@@ -1,0 +1,123 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { currentRunIndex } from '../helpers/idempotency';
+import { MAX_CONCURRENT_REQUESTS } from '../transport';
+import * as channel from './channel';
+import * as contact from './contact';
+import * as conversation from './conversation';
+import * as identity from './identity';
+import * as message from './message';
+import type { OperationCall, OperationModule, RunContext } from './operation';
+
+const resources: Record<string, Record<string, OperationModule | undefined> | undefined> = {
+	channel: { getAll: channel.getAll },
+	contact: {
+		create: contact.create,
+		get: contact.get,
+		getAll: contact.getAll,
+		update: contact.update,
+		merge: contact.merge,
+	},
+	conversation: { getAll: conversation.getAll },
+	identity: { get: identity.get },
+	message: {
+		getAll: message.getAll,
+		sendText: message.sendText,
+		sendImage: message.sendImage,
+		sendAudio: message.sendAudio,
+		sendVideo: message.sendVideo,
+		sendDocument: message.sendDocument,
+		sendLocation: message.sendLocation,
+	},
+};
+
+/**
+ * Items whose calls run at the same time: as many as the transport lets be in
+ * flight per key, so no item waits holding a loaded file (media sends read
+ * their file when their call starts).
+ */
+const PARALLEL_ITEMS = MAX_CONCURRENT_REQUESTS;
+
+type ItemError = NodeApiError | NodeOperationError;
+
+/** Every error leaves the node as a NodeApiError or NodeOperationError naming its item. */
+function itemError(context: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex ??= itemIndex;
+		return error;
+	}
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+function errorOutput(error: ItemError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+function outputItems(result: IDataObject | IDataObject[], itemIndex: number): INodeExecutionData[] {
+	const records = Array.isArray(result) ? result : [result];
+	return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+}
+
+function runContext(context: IExecuteFunctions): RunContext {
+	const requestOptions = context.getNodeParameter('requestOptions', 0, {}) as IDataObject;
+	const rate = Number(requestOptions.maxRequestsPerSecond);
+	return {
+		runIndex: currentRunIndex(context),
+		throttle: { maxRequestsPerSecond: Number.isFinite(rate) && rate > 0 ? rate : undefined },
+	};
+}
+
+/**
+ * Runs the selected operation for every input item in two phases: first every
+ * item is read and checked (no request), so an invalid item stops the node
+ * before anything is sent; then the calls run in parallel. Without Continue On
+ * Fail, the first failure stops new calls and is raised for its item.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const selected = resources[resource]?.[operation];
+	if (!selected) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+	const run = runContext(this);
+	const continueOnFail = this.continueOnFail();
+	const outputs: INodeExecutionData[][] = items.map(() => []);
+	const calls: Array<OperationCall | undefined> = [];
+
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			calls[itemIndex] = await selected.execute.call(this, itemIndex, run);
+		} catch (error) {
+			const failure = itemError(this, error, itemIndex);
+			if (!continueOnFail) throw failure;
+			outputs[itemIndex] = [errorOutput(failure, itemIndex)];
+		}
+	}
+
+	let firstFailure: { itemIndex: number; error: ItemError } | undefined;
+	let nextItem = 0;
+	const worker = async () => {
+		while (continueOnFail || !firstFailure) {
+			const itemIndex = nextItem++;
+			if (itemIndex >= items.length) return;
+			const call = calls[itemIndex];
+			if (!call) continue;
+			try {
+				outputs[itemIndex] = outputItems(await call(), itemIndex);
+			} catch (error) {
+				const failure = itemError(this, error, itemIndex);
+				if (continueOnFail) outputs[itemIndex] = [errorOutput(failure, itemIndex)];
+				else if (!firstFailure || itemIndex < firstFailure.itemIndex) firstFailure = { itemIndex, error: failure };
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(PARALLEL_ITEMS, items.length) }, worker));
+	if (firstFailure) throw firstFailure.error;
+	return [outputs.flat()];
+}

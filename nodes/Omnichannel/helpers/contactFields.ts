@@ -1,0 +1,102 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { ItemValidator } from './validation';
+
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
+/** api.md §2: a create or update may also carry the empty string. */
+const LEAD_STATUS_VALUES: readonly string[] = ['', ...LEAD_STATUSES];
+
+/** api.md §4 limits, in characters (code points). */
+export const MAX_NAME_LENGTH = 200;
+
+interface ContactField {
+	displayName: string;
+	/** Parameter name in n8n. */
+	name: string;
+	/** Field name in the API. */
+	api: string;
+	max?: number;
+	description: string;
+}
+
+const FIELDS: ContactField[] = [
+	{ displayName: 'Address', name: 'address', api: 'address', max: 500, description: 'Postal address' },
+	{ displayName: 'City', name: 'city', api: 'city', max: 100, description: 'City' },
+	{
+		displayName: 'Comment',
+		name: 'comment',
+		api: 'comment',
+		description: 'Internal note; stored but not returned with the contact',
+	},
+	{ displayName: 'Company', name: 'company', api: 'company', max: 200, description: 'Company name' },
+	{ displayName: 'Country', name: 'country', api: 'country', max: 100, description: 'Country' },
+	{ displayName: 'Email', name: 'email', api: 'email', max: 200, description: 'Email address' },
+	{ displayName: 'Job Title', name: 'jobTitle', api: 'job_title', max: 200, description: 'Job title' },
+	{ displayName: 'Lead Source', name: 'leadSource', api: 'lead_source', description: 'Where the lead came from' },
+	{ displayName: 'Phone', name: 'phone', api: 'phone', max: 50, description: 'Phone number' },
+];
+
+export const leadStatusOptions = [
+	{ name: 'Contacted', value: 'contacted' },
+	{ name: 'Lost', value: 'lost' },
+	{ name: 'New', value: 'new' },
+	{ name: 'None', value: '', description: 'No lead status; on update, clears it' },
+	{ name: 'Qualified', value: 'qualified' },
+	{ name: 'Won', value: 'won' },
+];
+
+export const nameProperty: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	description: `Full name, 1 to ${MAX_NAME_LENGTH} characters`,
+};
+
+/**
+ * The optional contact fields as collection options; `withName` adds Name,
+ * for updates (where it is optional in n8n, see contact/update).
+ */
+export function contactFieldOptions(withName: boolean): INodeProperties[] {
+	const fields: INodeProperties[] = FIELDS.map((field) => ({
+		displayName: field.displayName,
+		name: field.name,
+		type: 'string',
+		default: '',
+		description: field.max ? `${field.description}, up to ${field.max} characters` : field.description,
+	}));
+	fields.push({
+		displayName: 'Lead Status',
+		name: 'leadStatus',
+		type: 'options',
+		options: leadStatusOptions,
+		default: 'new',
+		description: 'Sales stage of the contact',
+	});
+	if (withName) fields.push(nameProperty);
+	return fields.sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
+
+/** Name: 1..200 characters once trimmed (contract.md §5); sent trimmed. */
+export function checkName(validator: ItemValidator, value: unknown): string {
+	const name = typeof value === 'string' ? value.trim() : value;
+	return validator.text('Name', name, 1, MAX_NAME_LENGTH);
+}
+
+/**
+ * The API body for the fields the user set, and only those: on update an
+ * absent field stays unchanged and an empty one is cleared (contract.md §5).
+ */
+export function contactBody(validator: ItemValidator, values: IDataObject): IDataObject {
+	const body: IDataObject = {};
+	for (const field of FIELDS) {
+		const value = values[field.name];
+		if (value === undefined || value === null) continue;
+		body[field.api] = validator.text(field.displayName, String(value), 0, field.max ?? Number.MAX_SAFE_INTEGER);
+	}
+	if (values.leadStatus !== undefined) {
+		body.lead_status = validator.oneOf('Lead Status', values.leadStatus, LEAD_STATUS_VALUES);
+	}
+	if (values.name !== undefined) body.name = checkName(validator, values.name);
+	return body;
+}

@@ -1,0 +1,63 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+
+export const CREDENTIAL_TYPE = 'omnichannelApi';
+
+/** contract.md §3: anything else is "malformed" and the API would answer 401. */
+const API_KEY_PATTERN = /^svc_(live|test)_([A-Za-z0-9]{8,64})\.[A-Za-z0-9_-]{16,128}$/;
+const BASE_PATH = '/api/public/v1';
+
+export interface OmnichannelCredentials {
+	/** Base URL without trailing slash, ending in /api/public/v1. */
+	baseUrl: string;
+	/**
+	 * Identifies the key for rate limiting without revealing it: the server's
+	 * origin plus the public `<id>` part of `svc_<mode>_<id>.<secret>`.
+	 */
+	fingerprint: string;
+	/** Removes the key (and its secret part) from text that may be shown. */
+	redact: (text: string) => string;
+}
+
+function redactor(apiKey: string): (text: string) => string {
+	const secrets = [apiKey, apiKey.slice(apiKey.indexOf('.') + 1)].filter((secret) => secret.length >= 8);
+	return (text) => secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
+}
+
+/**
+ * Checks the credential before any request, so a typo gives a precise hint
+ * instead of a 401 or a connection error. Messages never quote the key.
+ */
+export function checkCredentials(
+	node: INode,
+	data: ICredentialDataDecryptedObject,
+	itemIndex?: number,
+): OmnichannelCredentials {
+	const rawBaseUrl = typeof data.baseUrl === 'string' ? data.baseUrl.trim() : '';
+	const baseUrl = rawBaseUrl.replace(/\/+$/, '');
+	let origin = '';
+	try {
+		const url = new URL(baseUrl);
+		if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+	} catch {
+		origin = '';
+	}
+	if (!origin || !baseUrl.endsWith(BASE_PATH)) {
+		throw new NodeOperationError(node, 'The Base URL of the Omnichannel credential is not valid', {
+			itemIndex,
+			description: `It must be an http(s) address ending in ${BASE_PATH}, for example https://app.omnichannel.example${BASE_PATH}. Open the credential and correct the Base URL.`,
+		});
+	}
+
+	// Not trimmed: the credential's header template sends the value as stored.
+	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : '';
+	const match = API_KEY_PATTERN.exec(apiKey);
+	if (!match) {
+		throw new NodeOperationError(node, 'The API Key of the Omnichannel credential is malformed', {
+			itemIndex,
+			description:
+				'A key looks like svc_live_<id>.<secret> or svc_test_<id>.<secret>. Copy the whole key from the dashboard (Developer → API keys) without spaces or quotes; if it was lost, create a new one.',
+		});
+	}
+	return { baseUrl, fingerprint: `${origin}|${match[1]}|${match[2]}`, redact: redactor(apiKey) };
+}

@@ -1,0 +1,7 @@
+// The only module of the package that talks HTTP. The trigger node imports it
+// too, so both nodes share one rate limit per API key.
+export type { ApiRequestOptions, OmnichannelContext } from './types';
+export { apiRequest } from './request';
+export { apiRequestAllItems, PER_PAGE_MAX } from './pagination';
+export type { ListOptions, ListPage } from './pagination';
+export { DEFAULT_REQUESTS_PER_SECOND, MAX_CONCURRENT_REQUESTS } from './rateLimiter';

@@ -1,0 +1,81 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { apiRequest } from './request';
+import type { OmnichannelContext } from './types';
+
+/** api.md §4: per_page is 1 to 500. */
+export const PER_PAGE_MAX = 500;
+
+/** The pagination envelope of every list endpoint (api.md §2). */
+export interface ListPage<T = IDataObject> {
+	data: T[];
+	has_next: boolean;
+	last_page?: number;
+	current_page?: number;
+	total?: number;
+}
+
+export interface ListOptions {
+	/** Most records to return; undefined returns all. */
+	limit?: number;
+	itemIndex?: number;
+	maxRequestsPerSecond?: number;
+	/** Keeps only the records it accepts, for filters the API lacks. */
+	keep?: (record: IDataObject) => boolean;
+}
+
+/**
+ * Records of a list endpoint, each `id` at most once. Page 1 tells how many
+ * pages there are; the rest are then fetched in parallel (the transport bounds
+ * the concurrency and the rate), so N records cost ceil(N / 500) requests.
+ * Pages are numbered, not a snapshot (contract.md §2): records that move while
+ * we page can show up twice, hence the de-duplication, and records created
+ * meanwhile can extend the list, hence the sequential tail.
+ */
+export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
+	this: OmnichannelContext,
+	endpoint: string,
+	qs: IDataObject = {},
+	options: ListOptions = {},
+): Promise<T[]> {
+	const { limit, itemIndex, maxRequestsPerSecond, keep } = options;
+	const perPage = limit === undefined ? PER_PAGE_MAX : Math.max(1, Math.min(PER_PAGE_MAX, limit));
+	const wanted = limit ?? Number.POSITIVE_INFINITY;
+	const fetchPage = async (page: number) =>
+		(await apiRequest.call(this, 'GET', endpoint, {
+			qs: { ...qs, page, per_page: perPage },
+			itemIndex,
+			maxRequestsPerSecond,
+		})) as unknown as ListPage<T>;
+
+	const records: T[] = [];
+	const seen = new Set<unknown>();
+	const collect = (page: ListPage<T>) => {
+		for (const record of page.data ?? []) {
+			const id = record.id;
+			if (id !== undefined && seen.has(id)) continue;
+			seen.add(id);
+			if (keep && !keep(record)) continue;
+			records.push(record);
+		}
+	};
+
+	let page = await fetchPage(1);
+	collect(page);
+	let pageNumber = 1;
+	const lastPage = Math.min(page.last_page ?? 1, Math.ceil(wanted / perPage));
+	if (page.has_next && lastPage > 1) {
+		const pageNumbers = Array.from({ length: lastPage - 1 }, (_, index) => index + 2);
+		const pages = await Promise.all(pageNumbers.map(fetchPage));
+		pages.forEach(collect);
+		page = pages[pages.length - 1];
+		pageNumber = lastPage;
+	}
+	// Only when records were added meanwhile, or duplicates left us short.
+	while (page.has_next && records.length < wanted && (page.data ?? []).length > 0) {
+		pageNumber++;
+		page = await fetchPage(pageNumber);
+		collect(page);
+	}
+	return limit === undefined ? records : records.slice(0, limit);
+}

@@ -1,0 +1,138 @@
+import { NodeApiError, sleep } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	INode,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, checkCredentials } from './credentials';
+import { connectionError, httpStatusError } from './errors';
+import {
+	MAX_ATTEMPTS,
+	MAX_RETRY_AFTER_MS,
+	backoffDelay,
+	classifyTransportFailure,
+	isRetryableStatus,
+	parseRetryAfter,
+} from './retry';
+import { pauseKey, throttled } from './rateLimiter';
+import type { ApiRequestOptions, OmnichannelContext } from './types';
+
+interface FullResponse {
+	body: unknown;
+	headers: Record<string, unknown>;
+	statusCode: number;
+}
+
+const REQUEST_TIMEOUT_MS = 60_000;
+
+function cancelSignal(context: OmnichannelContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+}
+
+function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string' || body === '') return body;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+/**
+ * One call of the public API, relative to the credential's base URL (e.g.
+ * '/contacts'). Rate-limited per key, retried on 429, 5xx and dropped
+ * connections (Retry-After honoured), and failures mapped to NodeApiError with
+ * the HTTP status in httpCode and the item index.
+ */
+export async function apiRequest<T = IDataObject>(
+	this: OmnichannelContext,
+	method: IHttpRequestMethods,
+	endpoint: string,
+	options: ApiRequestOptions = {},
+): Promise<T> {
+	const node = this.getNode();
+	const { itemIndex } = options;
+	const rawCredentials = (await this.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
+	const { baseUrl, fingerprint, redact } = checkCredentials(node, rawCredentials, itemIndex);
+	const idempotent = options.idempotent ?? method !== 'POST';
+
+	const request: IHttpRequestOptions = {
+		method,
+		url: `${baseUrl}${endpoint}`,
+		qs: options.qs,
+		body: options.body as IHttpRequestOptions['body'],
+		headers: { Accept: 'application/json', ...options.headers },
+		json: true,
+		returnFullResponse: true,
+		// Statuses are handled here, with the headers (Retry-After) at hand.
+		ignoreHttpStatusErrors: true,
+		timeout: REQUEST_TIMEOUT_MS,
+	};
+
+	for (let attempt = 1; ; attempt++) {
+		const call = { method, endpoint, attempts: attempt, itemIndex };
+		let response: FullResponse;
+		try {
+			response = await throttled(fingerprint, options.maxRequestsPerSecond, async () =>
+				(await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					// A fresh copy per attempt: n8n's helpers may alter the options.
+					{ ...request, headers: { ...request.headers } },
+				)) as FullResponse,
+			);
+		} catch (error) {
+			if (cancelSignal(this)?.aborted) throw cancelledError(node);
+			const failure = classifyTransportFailure(error);
+			if (!failure) {
+				throw new NodeApiError(
+					node,
+					{ reason: 'request failed' },
+					{ message: `The request to the Omnichannel API failed: ${redact(String((error as Error).message))}`, itemIndex },
+				);
+			}
+			const mayRetry = failure === 'notSent' || idempotent;
+			if (!mayRetry || attempt >= MAX_ATTEMPTS) {
+				throw connectionError(node, baseUrl, call, mayRetry);
+			}
+			await pauseBeforeRetry(this, backoffDelay(attempt));
+			continue;
+		}
+
+		const status = response.statusCode;
+		const body = parseBody(response.body);
+		if (status >= 200 && status < 300) return body as T;
+
+		// A 429 means the request was refused before any work, so it is always
+		// safe to repeat; a 5xx may have been applied, so only idempotent
+		// requests repeat (contract.md §3: GETs and sends with an idempotency key).
+		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after']);
+		const safeToRepeat = status === 429 || idempotent;
+		const retryable =
+			isRetryableStatus(status) &&
+			safeToRepeat &&
+			attempt < MAX_ATTEMPTS &&
+			(retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS);
+		if (!retryable) throw httpStatusError(node, status, body, { ...call, retryAfterMs }, redact);
+
+		if (status === 429) {
+			const until = Date.now() + (retryAfterMs ?? backoffDelay(attempt));
+			pauseKey(fingerprint, until);
+			await pauseBeforeRetry(this, until - Date.now());
+		} else {
+			await pauseBeforeRetry(this, Math.max(retryAfterMs ?? 0, backoffDelay(attempt)));
+		}
+	}
+}
+
+async function pauseBeforeRetry(context: OmnichannelContext, ms: number): Promise<void> {
+	if (ms > 0) await sleep(Math.ceil(ms));
+	if (cancelSignal(context)?.aborted) throw cancelledError(context.getNode());
+}
+
+function cancelledError(node: INode): NodeApiError {
+	return new NodeApiError(node, { reason: 'cancelled' }, { message: 'The execution was cancelled' });
+}

@@ -1,0 +1,55 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { receiveDelivery } from './delivery';
+import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
+import { triggerProperties } from './parameters';
+
+export class OmnichannelTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Omnichannel Trigger',
+		name: 'omnichannelTrigger',
+		icon: { light: 'file:../../icons/omnichannel.svg', dark: 'file:../../icons/omnichannel.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		description: 'Starts the workflow on Omnichannel messages and contact changes, verified and de-duplicated',
+		defaults: { name: 'Omnichannel Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'omnichannelApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'omnichannel',
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkWebhookExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await createWebhook.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteWebhook.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return receiveDelivery(this);
+	}
+}

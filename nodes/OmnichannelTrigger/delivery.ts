@@ -1,0 +1,115 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { acceptOnce } from './deduplication';
+import { isSubscribed, normaliseEvents } from './events';
+import { passesFilters } from './filters';
+import { eventFilters, usesManualRegistration } from './parameters';
+import { checkSignature, signingKey } from './signature';
+import type { SignedDelivery } from './signature';
+import { currentWebhook, eventIdStore, kindOf, triggerKey } from './webhookState';
+import type { WebhookKind } from './webhookState';
+
+/** contract.md §7: the body of every delivery. */
+interface ServiceEvent extends IDataObject {
+	id: string;
+	type: string;
+	data: IDataObject;
+}
+
+/**
+ * Answers the request ourselves: no execution starts. The text names the
+ * failed check only, never the secret or the expected signature.
+ */
+function refuse(context: IWebhookFunctions, status: 400 | 401, reason: string): IWebhookResponseData {
+	const response = context.getResponseObject();
+	response.writeHead(status, { 'Content-Type': 'application/json' });
+	response.end(JSON.stringify({ error: reason }));
+	return { noWebhookResponse: true };
+}
+
+/** 2xx without an execution: the sender stops retrying, nothing runs. */
+function skip(reason: 'duplicate' | 'not subscribed' | 'filtered'): IWebhookResponseData {
+	return { webhookResponse: { received: true, executed: false, reason } };
+}
+
+function header(context: IWebhookFunctions, name: string): string | undefined {
+	const value = context.getHeaderData()[name];
+	return Array.isArray(value) ? value.join(' ') : value;
+}
+
+/**
+ * The bytes that were signed. n8n keeps them in `rawBody` for every body it
+ * reads (all but multipart). Only a host that parsed the body without keeping
+ * them lands below: the JSON is serialised again, which matches the signature
+ * only when the sender sent compact JSON, as the service does.
+ */
+function signedBytes(context: IWebhookFunctions): Buffer {
+	const request = context.getRequestObject() as { rawBody?: unknown; body?: unknown };
+	if (Buffer.isBuffer(request.rawBody)) return request.rawBody;
+	const { body } = request;
+	if (body === undefined) return Buffer.alloc(0);
+	return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+}
+
+function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(rawBody.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+	const event = parsed as ServiceEvent | null;
+	if (event === null || typeof event !== 'object' || Array.isArray(event)) return undefined;
+	if (typeof event.type !== 'string') return undefined;
+	return event;
+}
+
+/** Undefined when there is nothing to verify with: every delivery is then refused. */
+function verificationKey(context: IWebhookFunctions, kind: WebhookKind): Buffer | undefined {
+	const secret = usesManualRegistration(context)
+		? context.getNodeParameter('signingSecret', '')
+		: currentWebhook(context, kind)?.secret;
+	return typeof secret === 'string' ? signingKey(secret.trim()) : undefined;
+}
+
+function outputOf(event: ServiceEvent, dataOnly: boolean): IDataObject {
+	if (!dataOnly) return event;
+	const { data } = event;
+	return data !== null && typeof data === 'object' && !Array.isArray(data) ? data : { data };
+}
+
+/**
+ * One delivery: verify (401), parse (400), then skip what the node does not
+ * want or has already accepted (2xx), and emit the rest exactly once.
+ */
+export function receiveDelivery(context: IWebhookFunctions): IWebhookResponseData {
+	const kind = kindOf(context);
+	const key = verificationKey(context, kind);
+	if (!key) {
+		context.logger.warn('Omnichannel Trigger: refused a delivery: the node has no valid signing secret');
+		return refuse(context, 401, 'no signing secret');
+	}
+
+	const delivery: SignedDelivery = {
+		id: header(context, 'x-service-webhook-id'),
+		timestamp: header(context, 'x-service-webhook-timestamp'),
+		signature: header(context, 'x-service-webhook-signature'),
+		rawBody: signedBytes(context),
+	};
+	const failure = checkSignature(delivery, key, Math.floor(Date.now() / 1000));
+	if (failure) return refuse(context, 401, failure);
+
+	const event = parseEvent(delivery.rawBody);
+	if (!event) return refuse(context, 400, 'body is not a JSON event');
+
+	const subscription = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
+	if (!isSubscribed(subscription, event.type)) return skip('not subscribed');
+	const { outputDataOnly, ...filters } = eventFilters(context);
+	if (!passesFilters(event.type, event.data, filters)) return skip('filtered');
+
+	const store = eventIdStore(context.getWorkflowStaticData('node'), kind);
+	// checkSignature refuses deliveries without the id header.
+	if (!acceptOnce(triggerKey(context, kind), store, delivery.id as string)) return skip('duplicate');
+
+	return { workflowData: [context.helpers.returnJsonArray(outputOf(event, outputDataOnly))] };
+}

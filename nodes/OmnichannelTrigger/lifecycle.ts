@@ -1,0 +1,165 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
+
+import { apiRequest, apiRequestAllItems } from '../Omnichannel/transport';
+import { sameEvents } from './events';
+import { manualSigningKey, subscribedEvents, usesManualRegistration } from './parameters';
+import { signingKey } from './signature';
+import type { RegisteredWebhook, WebhookKind } from './webhookState';
+import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook } from './webhookState';
+
+/** The webhook management API of contract.md §6. */
+interface ServiceWebhook extends IDataObject {
+	id?: string;
+	url?: string;
+	events?: string[];
+	is_active?: boolean;
+	secret?: string;
+}
+
+function hasStatus(error: unknown, status: string): boolean {
+	return (error as { httpCode?: unknown })?.httpCode === status;
+}
+
+function webhookUrl(context: IHookFunctions): string {
+	const url = context.getNodeWebhookUrl('default');
+	if (!url) throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
+	return url;
+}
+
+function webhookPath(id: string): string {
+	return `/webhooks/${encodeURIComponent(id)}`;
+}
+
+async function lookUp(context: IHookFunctions, id: string): Promise<ServiceWebhook | 'gone' | 'unreadable'> {
+	try {
+		return (await apiRequest.call(context, 'GET', webhookPath(id))) as ServiceWebhook;
+	} catch (error) {
+		if (hasStatus(error, '404')) return 'gone';
+		if (hasStatus(error, '403')) return 'unreadable';
+		// The transport's errors are already node errors with an explanation.
+		throw error instanceof NodeApiError ? error : new NodeApiError(context.getNode(), error as JsonObject);
+	}
+}
+
+/**
+ * DELETE that counts "already gone" (404) as done. Other failures (after the
+ * transport's retries) are logged and reported as false: removing a webhook
+ * must never block activating or deactivating the workflow.
+ */
+async function removeAtService(context: IHookFunctions, id: string): Promise<boolean> {
+	try {
+		await apiRequest.call(context, 'DELETE', webhookPath(id));
+		return true;
+	} catch (error) {
+		if (hasStatus(error, '404')) return true;
+		context.logger.warn(`Omnichannel Trigger: could not remove webhook ${id}: ${(error as Error).message}`);
+		return false;
+	}
+}
+
+/**
+ * Removes a webhook we no longer want (other URL or events, inactive, or the
+ * node switched to manual registration) and forgets it. Should the removal
+ * fail, the leftover's deliveries are refused, as its secret is forgotten.
+ */
+async function discard(context: IHookFunctions, kind: WebhookKind, webhook: RegisteredWebhook): Promise<void> {
+	await removeAtService(context, webhook.id);
+	rememberWebhook(context, kind, undefined);
+}
+
+/**
+ * Webhooks at our exact URL that we hold no secret for (a create whose answer
+ * was lost, static data that was reset or overwritten by an older copy):
+ * their deliveries could never be verified and would be retried for hours,
+ * so they go before we create the one we keep. Listing needs webhooks:read;
+ * without it this cleanup is skipped.
+ */
+async function removeUnverifiable(context: IHookFunctions, url: string): Promise<void> {
+	let webhooks: ServiceWebhook[];
+	try {
+		webhooks = (await apiRequestAllItems.call(context, '/webhooks')) as ServiceWebhook[];
+	} catch (error) {
+		context.logger.debug(`Omnichannel Trigger: skipped looking for leftover webhooks: ${(error as Error).message}`);
+		return;
+	}
+	for (const webhook of webhooks) {
+		if (webhook.url === url && typeof webhook.id === 'string') await removeAtService(context, webhook.id);
+	}
+}
+
+export async function checkWebhookExists(this: IHookFunctions): Promise<boolean> {
+	const kind = kindOf(this);
+	const stored = registeredWebhook(this.getWorkflowStaticData('node'), kind);
+	if (usesManualRegistration(this)) {
+		manualSigningKey(this);
+		subscribedEvents(this);
+		// Switched from automatic: the node's own webhook would deliver events twice.
+		if (stored) await discard(this, kind, stored);
+		return true;
+	}
+
+	const url = webhookUrl(this);
+	const events = subscribedEvents(this);
+	if (!stored) return false;
+	if (stored.url !== url || !sameEvents(stored.events, events)) {
+		await discard(this, kind, stored);
+		return false;
+	}
+
+	const remote = await lookUp(this, stored.id);
+	if (remote === 'gone') {
+		// Deleted at the service (dashboard, another tool): create it again.
+		rememberWebhook(this, kind, undefined);
+		return false;
+	}
+	// Replaced when it differs, or is inactive (it delivers nothing and the API
+	// cannot reactivate it), or cannot be looked at (a key with webhooks:write
+	// but not webhooks:read): only then is it sure that ours exists.
+	if (remote === 'unreadable' || remote.url !== url || !sameEvents(remote.events, events) || remote.is_active === false) {
+		await discard(this, kind, stored);
+		return false;
+	}
+	return true;
+}
+
+export async function createWebhook(this: IHookFunctions): Promise<boolean> {
+	if (usesManualRegistration(this)) {
+		manualSigningKey(this);
+		return true;
+	}
+	const url = webhookUrl(this);
+	const events = subscribedEvents(this);
+	const kind = kindOf(this);
+	const workflow = this.getWorkflow();
+	const description = `n8n workflow ${workflow.id ?? ''}, node "${this.getNode().name}"${kind === 'test' ? ' (test URL)' : ''}`;
+	await removeUnverifiable(this, url);
+
+	const created = (await apiRequest.call(this, 'POST', '/webhooks', {
+		body: { url, events, description },
+	})) as ServiceWebhook;
+	if (typeof created.id !== 'string' || typeof created.secret !== 'string' || !signingKey(created.secret)) {
+		// Its deliveries could not be verified: do not leave it behind.
+		if (typeof created.id === 'string') await removeAtService(this, created.id);
+		throw new NodeApiError(
+			this.getNode(),
+			{ reason: 'unexpected response' },
+			{ message: 'The Omnichannel API created the webhook but returned no usable id and signing secret' },
+		);
+	}
+	rememberWebhook(this, kind, { id: created.id, secret: created.secret, url, events });
+	return true;
+}
+
+/** Also called by n8n after a failed create: nothing stored is fine. */
+export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
+	const data = this.getWorkflowStaticData('node');
+	const url = this.getNodeWebhookUrl('default');
+	const kind = url ? kindRegisteredFor(data, url) : undefined;
+	const stored = kind ? registeredWebhook(data, kind) : undefined;
+	if (!kind || !stored) return true;
+	// On failure it stays remembered, so the next activation reuses or removes it.
+	if (!(await removeAtService(this, stored.id))) return false;
+	rememberWebhook(this, kind, undefined);
+	return true;
+}

@@ -1,0 +1,167 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+
+import { ALL_EVENTS, normaliseEvents } from './events';
+import type { EventFilters, MessageDirection } from './filters';
+import { signingKey } from './signature';
+
+type TriggerContext = IHookFunctions | IWebhookFunctions;
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['message.created'],
+		description: 'The events that start the workflow',
+		options: [
+			{
+				name: 'All Events',
+				value: ALL_EVENTS,
+				description: 'Every event, including kinds the service adds later',
+			},
+			{ name: 'Contact Created', value: 'contact.created' },
+			{ name: 'Contact Updated', value: 'contact.updated' },
+			{
+				name: 'Message Created',
+				value: 'message.created',
+				description: 'A message from a customer, an agent or the system',
+			},
+		],
+	},
+	{
+		displayName: 'Other Event Names',
+		name: 'otherEvents',
+		type: 'string',
+		default: '',
+		placeholder: 'conversation.updated',
+		description:
+			'Further event names to subscribe to, separated by commas, for kinds the service offers that are not listed above',
+	},
+	{
+		displayName: 'Registration',
+		name: 'registration',
+		type: 'options',
+		default: 'automatic',
+		options: [
+			{
+				name: 'Automatic',
+				value: 'automatic',
+				description: 'The node creates and removes its webhook. The API key needs the webhooks:write scope.',
+			},
+			{
+				name: 'Manual',
+				value: 'manual',
+				description: 'You create the webhook in the dashboard and paste its signing secret',
+			},
+		],
+	},
+	{
+		displayName:
+			"In the dashboard, create a webhook with this node's Production URL (shown under Webhook URLs above) and the events chosen here, then paste its signing secret below",
+		name: 'manualRegistrationNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { registration: ['manual'] } },
+	},
+	{
+		displayName: 'Signing Secret',
+		name: 'signingSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		placeholder: 'whsec_…',
+		description: 'The signing secret the dashboard showed when the webhook was created',
+		displayOptions: { show: { registration: ['manual'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Channel Types',
+				name: 'channelTypes',
+				type: 'multiOptions',
+				default: [],
+				description:
+					'Only messages on these channel types start the workflow. Leave empty for all. Other events are not affected.',
+				options: [
+					{ name: 'Email', value: 'email' },
+					{ name: 'Facebook', value: 'facebook' },
+					{ name: 'Instagram', value: 'instagram' },
+					{ name: 'Live Chat', value: 'livechat' },
+					{ name: 'Telegram', value: 'telegram' },
+					{ name: 'WhatsApp', value: 'whatsapp' },
+					{ name: 'WhatsApp Business', value: 'whatsapp_business' },
+				],
+			},
+			{
+				displayName: 'Message Directions',
+				name: 'directions',
+				type: 'multiOptions',
+				default: [],
+				description:
+					'Only messages sent this way start the workflow. Leave empty for all. Other events are not affected.',
+				options: [
+					{ name: 'From Agent', value: 'agent', description: 'Sent by an agent or owner of the workspace' },
+					{ name: 'From Customer', value: 'customer', description: 'Written by a customer' },
+					{ name: 'From System', value: 'system', description: 'Sent as the workspace System' },
+				],
+			},
+			{
+				displayName: 'Output Data Only',
+				name: 'outputDataOnly',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to output only the event's data (the message or contact) instead of the whole event",
+			},
+		],
+	},
+];
+
+export function usesManualRegistration(context: TriggerContext): boolean {
+	return context.getNodeParameter('registration', 'automatic') === 'manual';
+}
+
+/** The events to subscribe to and to pass on; throws when none is chosen. */
+export function subscribedEvents(context: TriggerContext): string[] {
+	const events = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
+	if (events.length === 0) {
+		throw new NodeOperationError(context.getNode(), 'Choose at least one event', {
+			description: 'Pick events in "Events", or type event names in "Other Event Names".',
+		});
+	}
+	return events;
+}
+
+/** The HMAC key of the pasted secret; throws (without quoting it) when it is malformed. */
+export function manualSigningKey(context: TriggerContext): Buffer {
+	const secret = context.getNodeParameter('signingSecret', '');
+	const key = typeof secret === 'string' ? signingKey(secret.trim()) : undefined;
+	if (!key) {
+		throw new NodeOperationError(context.getNode(), 'The signing secret is not valid', {
+			description:
+				"It starts with whsec_ followed by base64 text. Copy it again from the webhook's page in the dashboard.",
+		});
+	}
+	return key;
+}
+
+export function eventFilters(context: IWebhookFunctions): EventFilters & { outputDataOnly: boolean } {
+	const options = context.getNodeParameter('options', {}) as {
+		directions?: MessageDirection[];
+		channelTypes?: string[];
+		outputDataOnly?: boolean;
+	};
+	return {
+		directions: options.directions ?? [],
+		channelTypes: options.channelTypes ?? [],
+		outputDataOnly: options.outputDataOnly === true,
+	};
+}

@@ -1,0 +1,92 @@
+'use strict';
+// The demo environment: the sandbox (demo seed) and a real n8n with our
+// packed package, the owner account, a ready credential for the sandbox and
+// the examples/ workflows, the auto-reply published. `npm run demo` runs it
+// in the foreground; the E2E suite runs the examples against it.
+const fs = require('fs');
+const path = require('path');
+
+const { startSandbox } = require('../test/sandbox');
+const { startN8n, omnichannelCredential, sandboxClient, waitFor, workflows } = require('../test/e2e/harness');
+
+const REPO_ROOT = path.join(__dirname, '..');
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+/** The credential every example refers to. */
+const DEMO_CREDENTIAL = Object.freeze({ id: 'omnichannelDemo1', name: 'Omnichannel sandbox' });
+
+/** Example workflow ids (fixed in examples/*.json). */
+const EXAMPLE_IDS = Object.freeze({
+	autoReply: 'exAutoReply00001',
+	crmSync: 'exCrmSync0000001',
+	dailyReport: 'exDailyReport001',
+});
+
+/**
+ * examples/*.json, checked: every node of ours uses the demo credential and
+ * only parameters our nodes have, so a renamed parameter fails here and not
+ * silently in the editor.
+ */
+function loadExamples() {
+	const files = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json')).sort();
+	return files.map((file) => {
+		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+		workflows.checkWorkflowParameters(workflow);
+		for (const node of workflow.nodes) {
+			const ref = node.credentials?.omnichannelApi;
+			if (ref && ref.id !== DEMO_CREDENTIAL.id) {
+				throw new Error(`${file}: node "${node.name}" uses credential ${ref.id}, not ${DEMO_CREDENTIAL.id}`);
+			}
+		}
+		return workflow;
+	});
+}
+
+/** Waits until the published auto-reply's webhook is registered at the sandbox. */
+async function waitForWebhook(sandbox, n8n) {
+	const client = sandboxClient(sandbox);
+	await waitFor(async () => (await client.listAll('/webhooks')).some((hook) => hook.url.startsWith(n8n.baseUrl)), {
+		what: 'the auto-reply trigger to register its webhook at the sandbox',
+		timeoutMs: 60_000,
+	});
+}
+
+/**
+ * @param {object} [options]
+ * @param {number} [options.n8nPort] defaults to a free port
+ * @param {number} [options.sandboxPort] defaults to a free port
+ * @param {string} [options.userFolder] n8n's data; emptied first. Defaults to a temp folder.
+ * @param {(line: string) => void} [options.log] progress lines
+ */
+async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {} } = {}) {
+	const examples = loadExamples();
+	log('starting the sandbox (demo seed)');
+	const sandbox = await startSandbox({ seed: 'demo', port: sandboxPort });
+	let n8n;
+	const close = async () => {
+		await n8n?.dispose();
+		await sandbox.close();
+	};
+	try {
+		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+		log('installing the packed package into a fresh n8n user folder');
+		n8n = await startN8n({ userFolder, port: n8nPort, start: false });
+		log('importing the credential and the example workflows');
+		await n8n.importCredentials([
+			omnichannelCredential({ ...DEMO_CREDENTIAL, baseUrl: sandbox.base_url, apiKey: sandbox.key }),
+		]);
+		await n8n.importWorkflows(examples);
+		log('starting n8n');
+		await n8n.start();
+		const login = await n8n.setupOwnerAndApiKey();
+		log('publishing the auto-reply workflow');
+		await n8n.publishWorkflow(EXAMPLE_IDS.autoReply);
+		await waitForWebhook(sandbox, n8n);
+		return { n8n, sandbox, login, examples, close };
+	} catch (error) {
+		await close();
+		throw error;
+	}
+}
+
+module.exports = { startDemo, loadExamples, DEMO_CREDENTIAL, EXAMPLE_IDS };

@@ -1,0 +1,83 @@
+'use strict';
+// api.md §8 and contract §3: token bucket per key, 60/s, burst 60; 429 with
+// an integer Retry-After >= 1 and {"error": "rate limit exceeded"}.
+
+const { openSandbox, sleep } = require('./helpers');
+
+let t;
+beforeAll(async () => {
+	t = await openSandbox({ rateLimit: true });
+});
+afterAll(() => t.close());
+afterEach(() => t.control.delete('/faults'));
+
+/** Buckets are per key: a fresh key per test starts with a full bucket. */
+const freshKey = async () => (await t.control.post('/keys', { mode: 'test' })).body.key;
+const burst = (count, key) => Promise.all(Array.from({ length: count }, () => t.api.get('/me', undefined, { key })));
+
+test('the default limit is 60 per second', async () => {
+	expect((await t.control.get('/faults')).body.rate_limit_per_second).toBe(60);
+});
+
+test('a burst of 80 gets about 60 through, the rest 429 with Retry-After', async () => {
+	const results = await burst(80, await freshKey());
+	const ok = results.filter((r) => r.status === 200);
+	const limited = results.filter((r) => r.status === 429);
+	expect(ok.length + limited.length).toBe(80);
+	expect(ok.length).toBeGreaterThanOrEqual(60);
+	expect(ok.length).toBeLessThan(70);
+	expect(limited.length).toBeGreaterThan(10);
+	for (const res of limited) {
+		expect(res.body).toEqual({ error: 'rate limit exceeded' });
+		const retryAfter = res.headers.get('retry-after');
+		expect(retryAfter).toMatch(/^\d+$/);
+		expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+	}
+});
+
+test('the bucket is per key: another key is not throttled by the first', async () => {
+	const [first, other] = [await freshKey(), await freshKey()];
+	const results = await burst(80, first);
+	expect(results.some((r) => r.status === 429)).toBe(true);
+	const res = await t.api.get('/me', undefined, { key: other });
+	expect(res.status).toBe(200);
+});
+
+test('tokens refill: after Retry-After the key works again', async () => {
+	const key = await freshKey();
+	const results = await burst(70, key);
+	const limited = results.find((r) => r.status === 429);
+	expect(limited).toBeDefined();
+	await sleep(Number(limited.headers.get('retry-after')) * 1000);
+	expect((await t.api.get('/me', undefined, { key })).status).toBe(200);
+});
+
+test('rate_limit_per_second changes the rate; 0 disables limiting', async () => {
+	const key = await freshKey();
+	await t.control.put('/faults', { rate_limit_per_second: 5 });
+	const five = await burst(10, key);
+	expect(five.filter((r) => r.status === 200).length).toBe(5);
+	await t.control.put('/faults', { rate_limit_per_second: 0 });
+	const unlimited = await burst(120, key);
+	expect(unlimited.every((r) => r.status === 200)).toBe(true);
+});
+
+test('an unauthenticated request is 401, not 429, and takes no token', async () => {
+	const key = await freshKey();
+	await t.control.put('/faults', { rate_limit_per_second: 2 });
+	const bad = await Promise.all(Array.from({ length: 5 }, () => t.api.get('/me', undefined, { key: null })));
+	expect(bad.every((r) => r.status === 401)).toBe(true);
+	expect((await t.api.get('/me', undefined, { key })).status).toBe(200);
+	expect((await t.api.get('/me', undefined, { key })).status).toBe(200);
+	expect((await t.api.get('/me', undefined, { key })).status).toBe(429);
+});
+
+test('429s are counted in stats', async () => {
+	const key = await freshKey();
+	await t.control.delete('/stats');
+	await t.control.put('/faults', { rate_limit_per_second: 1 });
+	await burst(5, key);
+	const stats = (await t.control.get('/stats')).body;
+	expect(stats.by_status['429']).toBe(4);
+	expect(stats.by_status['200']).toBe(1);
+});

@@ -1,0 +1,132 @@
+'use strict';
+// One real n8n with our package installed, for the E2E suite, the demo and
+// the benchmarks. Typical use:
+//
+//   const n8n = await startN8n();                 // packs the repo, installs, starts
+//   await n8n.importCredentials([omnichannelCredential({ id, baseUrl, apiKey })]);
+//   await n8n.importWorkflows([workflow]);
+//   const run = await n8n.executeWorkflow(workflow.id);
+//   await n8n.setupOwnerAndApiKey();
+//   await n8n.publishWorkflow(id);
+//   await n8n.dispose();                       // stop + remove the temp user folder
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const { N8nApi, N8nApiError } = require('./n8n-api');
+const cli = require('./n8n-cli');
+const { N8nProcess } = require('./n8n-process');
+const { ensureN8nInstall, N8N_VERSION } = require('./install');
+const { NODE_TYPES, PACKAGE_NAME, omnichannelCredential } = require('./node-types');
+const { packRepo, installPackage } = require('./package');
+const { sandboxClient } = require('./sandbox-client');
+const workflows = require('./workflows');
+const { freePort } = require('./ports');
+const { waitFor, sleep } = require('./poll');
+
+/** The n8n account the harness creates; a demo login, not a secret. */
+const DEFAULT_OWNER = Object.freeze({
+	email: 'owner@omnichannel.test',
+	password: 'Omnichannel-demo-1',
+	firstName: 'Demo',
+	lastName: 'Owner',
+});
+
+class N8n extends N8nProcess {
+	constructor(options) {
+		super(options);
+		this.api = new N8nApi(this.baseUrl);
+		this.owner = null;
+	}
+
+	importCredentials(credentials) {
+		return cli.importCredentials(this, credentials);
+	}
+
+	importWorkflows(workflows) {
+		return cli.importWorkflows(this, workflows);
+	}
+
+	executeWorkflow(id) {
+		return cli.executeWorkflow(this, id);
+	}
+
+	/** Creates the owner account (logged in) and a public-API key; returns the login. */
+	async setupOwnerAndApiKey(owner = DEFAULT_OWNER) {
+		await this.api.setupOwner(owner);
+		await this.api.createApiKey();
+		this.owner = owner;
+		return { email: owner.email, password: owner.password };
+	}
+
+	publishWorkflow(id) {
+		return this.api.publishWorkflow(id);
+	}
+
+	unpublishWorkflow(id) {
+		return this.api.unpublishWorkflow(id);
+	}
+
+	listExecutions(filters) {
+		return this.api.listExecutions(filters);
+	}
+
+	testCredential(id) {
+		return this.api.testCredential(id);
+	}
+
+	/** Stops the server and, when the harness made the user folder, removes it. */
+	async dispose() {
+		await this.stop();
+		if (this.ownsUserFolder) fs.rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Prepares a user folder with our package installed and starts n8n on it.
+ * @param {object} [options]
+ * @param {string} [options.userFolder] defaults to a fresh temp folder
+ * @param {number} [options.port] defaults to a free port
+ * @param {object} [options.env] extra n8n environment (e.g. EXECUTIONS_* settings)
+ * @param {string} [options.tarball] an `npm pack` tarball; defaults to packing the repo now
+ * @param {boolean} [options.start] false to prepare without starting (CLI-only use)
+ */
+async function startN8n({ userFolder, port, env, tarball, start = true } = {}) {
+	const folder = userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-n8n-'));
+	const n8n = await N8n.create({ userFolder: folder, port, env });
+	n8n.ownsUserFolder = !userFolder;
+	if (tarball) {
+		installPackage(folder, tarball);
+	} else {
+		const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-pack-'));
+		try {
+			installPackage(folder, packRepo(packDir));
+		} finally {
+			fs.rmSync(packDir, { recursive: true, force: true });
+		}
+	}
+	if (start) await n8n.start();
+	return n8n;
+}
+
+module.exports = {
+	startN8n,
+	N8n,
+	N8nApi,
+	N8nApiError,
+	DEFAULT_OWNER,
+	NODE_TYPES,
+	PACKAGE_NAME,
+	N8N_VERSION,
+	omnichannelCredential,
+	ensureN8nInstall,
+	packRepo,
+	installPackage,
+	freePort,
+	waitFor,
+	sleep,
+	sandboxClient,
+	workflows,
+	nodeOutput: cli.nodeOutput,
+	WorkflowExecutionError: cli.WorkflowExecutionError,
+};

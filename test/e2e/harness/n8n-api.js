@@ -1,0 +1,131 @@
+'use strict';
+// HTTP client for a running n8n 2.40.7: the internal REST API (owner setup,
+// login, API keys; cookie session, as the editor uses it) and the public API
+// (/api/v1, X-N8N-API-KEY). Routes and bodies were read from the installed
+// n8n (dist/controllers, @n8n/api-types dto, public-api/v1/openapi.yml).
+const { waitFor } = require('./poll');
+
+const REQUEST_TIMEOUT_MS = 60_000;
+
+class N8nApiError extends Error {
+	constructor(method, path, status, body) {
+		super(`${method} ${path} -> ${status}: ${typeof body === 'string' ? body : JSON.stringify(body)}`);
+		this.status = status;
+		this.body = body;
+	}
+}
+
+class N8nApi {
+	constructor(baseUrl) {
+		this.baseUrl = baseUrl;
+		this.cookie = null;
+		this.apiKey = null;
+	}
+
+	async request(method, path, { body, headers = {} } = {}) {
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+		});
+		const text = await response.text();
+		let parsed = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			// not JSON: keep the text for the error message
+		}
+		if (!response.ok) throw new N8nApiError(method, path, response.status, parsed);
+		return { response, body: parsed };
+	}
+
+	/** Internal REST API with the session cookie; unwraps n8n's `{ data }` envelope. */
+	async rest(method, path, body) {
+		const headers = this.cookie ? { cookie: this.cookie } : {};
+		const result = await this.request(method, `/rest${path}`, { body, headers });
+		const setCookie = result.response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+		if (setCookie) this.cookie = setCookie.split(';')[0];
+		return result.body?.data;
+	}
+
+	/** Public API (/api/v1) with the API key from createApiKey(). */
+	async publicApi(method, path, body) {
+		if (!this.apiKey) throw new Error('no n8n API key yet: call setupOwnerAndApiKey() first');
+		return (await this.request(method, `/api/v1${path}`, { body, headers: { 'x-n8n-api-key': this.apiKey } })).body;
+	}
+
+	async setupOwner({ email, password, firstName, lastName }) {
+		return await this.rest('POST', '/owner/setup', { email, password, firstName, lastName });
+	}
+
+	async login({ email, password }) {
+		return await this.rest('POST', '/login', { emailOrLdapLoginId: email, password });
+	}
+
+	/** Creates a non-expiring public-API key with every scope the owner may grant. */
+	async createApiKey(label = 'e2e harness') {
+		const scopes = await this.rest('GET', '/api-keys/scopes');
+		const created = await this.rest('POST', '/api-keys', { label, scopes, expiresAt: null });
+		this.apiKey = created.rawApiKey;
+		return this.apiKey;
+	}
+
+	/** Runs the credential type's `test` request inside n8n: `{ status: 'OK'|'Error', message }`. */
+	async testCredential(id) {
+		return await this.publicApi('POST', `/credentials/${id}/test`);
+	}
+
+	async getWorkflow(id) {
+		return await this.publicApi('GET', `/workflows/${id}`);
+	}
+
+	/**
+	 * Publishes (n8n 1.x: activates) a workflow. n8n answers before trigger
+	 * nodes have finished registering; callers poll for the effect they need.
+	 */
+	async publishWorkflow(id) {
+		return await this.publicApi('POST', `/workflows/${id}/publish`, {});
+	}
+
+	async unpublishWorkflow(id) {
+		return await this.publicApi('POST', `/workflows/${id}/unpublish`);
+	}
+
+	/**
+	 * Every execution matching the filters (workflowId, status, includeData),
+	 * following n8n's cursor pagination up to `maxPages` pages.
+	 */
+	async listExecutions({ workflowId, status, includeData = false, maxPages = 20 } = {}) {
+		const executions = [];
+		let cursor;
+		for (let page = 0; page < maxPages; page++) {
+			const query = new URLSearchParams({ limit: '250', includeData: String(includeData) });
+			if (workflowId) query.set('workflowId', workflowId);
+			if (status) query.set('status', status);
+			if (cursor) query.set('cursor', cursor);
+			const result = await this.publicApi('GET', `/executions?${query}`);
+			executions.push(...result.data);
+			cursor = result.nextCursor;
+			if (!cursor) return executions;
+		}
+		throw new Error(`more than ${maxPages} pages of executions`);
+	}
+
+	async getExecution(id, { includeData = true } = {}) {
+		return await this.publicApi('GET', `/executions/${id}?includeData=${includeData}`);
+	}
+
+	/** Waits until `count` executions of the workflow have finished (any status). */
+	async waitForExecutions(workflowId, { count, timeoutMs = 30_000 }) {
+		return await waitFor(
+			async () => {
+				const finished = (await this.listExecutions({ workflowId })).filter((e) => e.finished || e.stoppedAt);
+				return finished.length >= count ? finished : undefined;
+			},
+			{ what: `${count} execution(s) of workflow ${workflowId}`, timeoutMs, intervalMs: 500 },
+		);
+	}
+}
+
+module.exports = { N8nApi, N8nApiError };

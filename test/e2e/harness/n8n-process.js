@@ -1,0 +1,188 @@
+'use strict';
+// Runs n8n 2.40.7 under Node 24 for one user folder: the long-lived server
+// (`n8n start`) and one-shot CLI commands (import, execute) against the same
+// sqlite database. Output goes to <userFolder>/n8n-*.log, never to our stdout,
+// so nothing n8n prints (or echoes back) ends up in test or demo output.
+const { spawn } = require('child_process');
+const crypto = require('crypto');
+const fs = require('fs');
+const path = require('path');
+
+const { ensureN8nInstall } = require('./install');
+const { freePort } = require('./ports');
+const { waitFor } = require('./poll');
+
+const START_TIMEOUT_MS = 180_000;
+const STOP_TIMEOUT_MS = 20_000;
+const CLI_TIMEOUT_MS = 180_000;
+
+/** Environment shared by every n8n process of one user folder. */
+function baseEnv({ userFolder, port, encryptionKey, install, extra }) {
+	const env = {
+		...process.env,
+		// n8n spawns its JavaScript task runner as plain `node`; it must be Node 24.
+		PATH: `${install.nodeDir}${path.delimiter}${process.env.PATH}`,
+		// jest sets NODE_ENV=test, which switches n8n into its own test mode.
+		NODE_ENV: 'production',
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		// Trigger nodes register this URL at the service; 127.0.0.1 avoids an
+		// IPv6 `localhost` that nothing listens on.
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		...extra,
+	};
+	for (const name of Object.keys(env)) {
+		// npm's own settings (from `npm test`) mean nothing to n8n.
+		if (name.startsWith('npm_')) delete env[name];
+	}
+	return env;
+}
+
+// Servers still running when this process exits (a crashed test, an uncaught
+// error in the demo) are killed with it rather than left behind.
+const runningServers = new Set();
+process.once('exit', () => {
+	for (const child of runningServers) killGroup(child, 'SIGKILL');
+});
+
+function killGroup(child, signal) {
+	try {
+		process.kill(-child.pid, signal);
+	} catch (error) {
+		if (error.code !== 'ESRCH') throw error;
+	}
+}
+
+/** Last `lines` lines of a log file, for error messages. */
+function logTail(file, lines = 40) {
+	if (!fs.existsSync(file)) return '(no log)';
+	return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+}
+
+class N8nProcess {
+	/**
+	 * @param {object} options
+	 * @param {string} options.userFolder n8n keeps its data in <userFolder>/.n8n
+	 * @param {number} [options.port] server port (a free one when omitted)
+	 * @param {object} [options.env] extra environment for every n8n process
+	 */
+	static async create({ userFolder, port, env = {} }) {
+		const install = ensureN8nInstall();
+		fs.mkdirSync(userFolder, { recursive: true });
+		return new this({ userFolder, port: port ?? (await freePort()), env, install });
+	}
+
+	constructor({ userFolder, port, env, install }) {
+		this.userFolder = userFolder;
+		this.port = port;
+		this.install = install;
+		this.extraEnv = env;
+		// Fixed for the life of the user folder: CLI imports encrypt with it and
+		// the server decrypts with it.
+		this.encryptionKey = crypto.randomBytes(24).toString('hex');
+		this.server = null;
+		this.logFile = path.join(userFolder, 'n8n-server.log');
+	}
+
+	get baseUrl() {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	async env() {
+		// Each process gets its own task-runner broker port: a server and a CLI
+		// `execute` running side by side would otherwise both claim 5679.
+		const extra = { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...this.extraEnv };
+		const { userFolder, port, encryptionKey, install } = this;
+		return baseEnv({ userFolder, port, encryptionKey, install, extra });
+	}
+
+	/** Runs `n8n <args>` to completion; resolves to its stdout, rejects with the log tail. */
+	async runCli(args, { timeoutMs = CLI_TIMEOUT_MS } = {}) {
+		const logFile = path.join(this.userFolder, `n8n-cli-${args[0].replace(/\W+/g, '-')}.log`);
+		const env = await this.env();
+		return await new Promise((resolve, reject) => {
+			const child = spawn(this.install.nodeBin, [this.install.n8nBin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+			const stdout = [];
+			const log = fs.createWriteStream(logFile);
+			child.stdout.on('data', (chunk) => stdout.push(chunk));
+			child.stderr.pipe(log);
+			const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+			child.on('error', reject);
+			child.on('close', (code, signal) => {
+				clearTimeout(timer);
+				const output = Buffer.concat(stdout).toString();
+				log.end(output);
+				if (code === 0) return resolve(output);
+				const why = signal ? `killed by ${signal} (timeout ${timeoutMs} ms?)` : `exit code ${code}`;
+				const error = new Error(`n8n ${args[0]} failed: ${why}\n${logTail(logFile)}`);
+				error.stdout = output;
+				reject(error);
+			});
+		});
+	}
+
+	/** Starts `n8n start` and resolves once /healthz/readiness answers 200. */
+	async start() {
+		if (this.server) throw new Error('n8n server already running');
+		const out = fs.openSync(this.logFile, 'a');
+		// Own process group, so stop() also ends the task runner n8n spawns.
+		const child = spawn(this.install.nodeBin, [this.install.n8nBin, 'start'], {
+			env: await this.env(),
+			stdio: ['ignore', out, out],
+			detached: true,
+		});
+		fs.closeSync(out);
+		runningServers.add(child);
+		child.once('exit', () => runningServers.delete(child));
+		const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+		this.server = { child, exited };
+		let exitedEarly = null;
+		exited.then((result) => (exitedEarly = result));
+		try {
+			await waitFor(
+				async () => {
+					if (exitedEarly) throw new Error(`n8n exited (code ${exitedEarly.code}, signal ${exitedEarly.signal})`);
+					const response = await fetch(`${this.baseUrl}/healthz/readiness`);
+					return response.status === 200;
+				},
+				{ what: `n8n readiness on port ${this.port}`, timeoutMs: START_TIMEOUT_MS, intervalMs: 500 },
+			);
+		} catch (error) {
+			await this.stop();
+			throw new Error(`${error.message}\n--- n8n log tail ---\n${logTail(this.logFile)}`);
+		}
+	}
+
+	/** Stops the server: SIGTERM, then SIGKILL if it has not exited in time. */
+	async stop() {
+		if (!this.server) return;
+		const { child, exited } = this.server;
+		this.server = null;
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		killGroup(child, 'SIGTERM');
+		let timer;
+		const timeout = new Promise((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS, 'timeout')));
+		const outcome = await Promise.race([exited, timeout]);
+		clearTimeout(timer);
+		if (outcome === 'timeout') {
+			killGroup(child, 'SIGKILL');
+			await exited;
+		}
+		// Whatever n8n left of its group (a task runner mid-shutdown) goes too.
+		killGroup(child, 'SIGKILL');
+	}
+
+	serverLogTail(lines) {
+		return logTail(this.logFile, lines);
+	}
+}
+
+module.exports = { N8nProcess };

@@ -1,0 +1,112 @@
+/**
+ * The issue's fault tests, with the sandbox's fault injection: nothing lost,
+ * nothing duplicated, and no failed item at the rate limit.
+ */
+import { runNode } from '../harness/node/n8n';
+import { api, clearFaults, control, messagesOf, newConversation, resetStats, setFaults, stats, storedMessage } from '../harness/node/sandbox';
+import type { Json } from '../harness/node/sandbox';
+import { byId, useSandbox } from '../harness/node/suite';
+
+const suite = useSandbox({ seed: 'demo' });
+const UNRELIABLE = { error_rate: 0.1, error_status: 503, reset_rate: 0.05 };
+
+afterEach(async () => {
+	await clearFaults(suite.sb);
+});
+
+async function allContactIds(): Promise<string[]> {
+	const ids: string[] = [];
+	for (let page = 1; ; page++) {
+		const body = await api(suite.sb, 'GET', `/contacts?per_page=500&page=${page}`);
+		ids.push(...body.data.map((contact: Json) => contact.id as string));
+		if (!body.has_next) return ids;
+	}
+}
+
+test('Return All of 5,000 contacts under 10% 503 and 5% dropped connections: each exactly once', async () => {
+	await control(suite.sb, 'POST', '/bulk', { contacts: 5000 - 50 });
+	const expected = await allContactIds();
+	expect(expected).toHaveLength(5000);
+	await setFaults(suite.sb, UNRELIABLE);
+	await resetStats(suite.sb);
+	const result = await runNode({ credentials: suite.credentials, parameters: { resource: 'contact', operation: 'getAll', returnAll: true } });
+	const faults = await stats(suite.sb);
+	expect(result.status).toBe('success');
+	const ids = result.json.map((contact) => contact.id);
+	expect(ids).toHaveLength(5000);
+	expect(new Set(ids)).toEqual(new Set(expected));
+	// The faults did strike (else this test would prove nothing): 10 pages
+	// plus one request per fault.
+	expect(faults.requests).toBeGreaterThan(10);
+	expect(faults.requests).toBe(10 + (faults.by_status['503'] ?? 0) + (faults.by_status.reset ?? 0));
+}, 60_000);
+
+test('500 sends under 10% 503 and 5% dropped connections: each stored exactly once', async () => {
+	const conversation = await newConversation(suite.sb);
+	const items = Array.from({ length: 500 }, (_, index) => ({ json: { index } }));
+	await setFaults(suite.sb, UNRELIABLE);
+	await resetStats(suite.sb);
+	const result = await runNode({
+		credentials: suite.credentials,
+		parameters: { resource: 'message', operation: 'sendText', conversationId: byId(conversation.id), text: '={{ "Bulk " + $json.index }}' },
+		items,
+	});
+	const faults = await stats(suite.sb);
+	await clearFaults(suite.sb);
+	expect(result.status).toBe('success');
+	expect(result.json).toHaveLength(500);
+	expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
+	// Faults struck, including after a send was applied (the retry then found it).
+	expect((faults.by_status['503'] ?? 0) + (faults.by_status.reset ?? 0)).toBeGreaterThan(25);
+
+	const stored = await messagesOf(suite.sb, conversation.id);
+	expect(stored).toHaveLength(500);
+	expect(new Set(stored.map((message) => message.client_request_id)).size).toBe(500);
+	expect(new Set(stored.map((message) => message.content))).toEqual(new Set(items.map((item) => `Bulk ${item.json.index}`)));
+	for (const [index, message] of result.json.entries()) {
+		const view = await storedMessage(suite.sb, message.id as string);
+		expect(view).toMatchObject({ content: `Bulk ${index}`, client_request_id: message.client_request_id });
+	}
+}, 90_000);
+
+test('a burst beyond 60 requests per second, from two executions at once: no failed item, no 429', async () => {
+	const conversation = await newConversation(suite.sb);
+	const items = Array.from({ length: 150 }, (_, index) => ({ json: { index } }));
+	await resetStats(suite.sb);
+	const started = Date.now();
+	const runs = await Promise.all(
+		['A', 'B'].map(
+			async (label) =>
+				await runNode({
+					credentials: suite.credentials,
+					parameters: { resource: 'message', operation: 'sendText', conversationId: byId(conversation.id), text: `={{ "${label}" + $json.index }}` },
+					items,
+				}),
+		),
+	);
+	const elapsed = Date.now() - started;
+	const counts = await stats(suite.sb);
+	for (const run of runs) {
+		expect(run.status).toBe('success');
+		expect(run.json.filter((message) => message.error)).toEqual([]);
+		expect(run.json).toHaveLength(150);
+	}
+	expect(counts.by_status).toEqual({ '200': 300 });
+	// 300 requests at 60 per second after a burst of 30: at least ~4.5 s.
+	expect(elapsed).toBeGreaterThanOrEqual(4000);
+	expect(await messagesOf(suite.sb, conversation.id)).toHaveLength(300);
+}, 60_000);
+
+test('Max Requests Per Second lowers the rate of a node', async () => {
+	await resetStats(suite.sb);
+	const started = Date.now();
+	const result = await runNode({
+		credentials: suite.credentials,
+		parameters: { resource: 'identity', operation: 'get', requestOptions: { maxRequestsPerSecond: 10 } },
+		items: Array.from({ length: 30 }, () => ({ json: {} })),
+	});
+	expect(result.json).toHaveLength(30);
+	// A burst of 5, then 10 per second: 25 more requests take 2.5 s.
+	expect(Date.now() - started).toBeGreaterThanOrEqual(2400);
+	expect((await stats(suite.sb)).max_per_second).toBeLessThanOrEqual(15);
+}, 30_000);

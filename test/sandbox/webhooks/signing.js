@@ -1,0 +1,20 @@
+'use strict';
+// Delivery signatures (contract §7): HMAC-SHA256 keyed with the base64-decoded
+// part of the secret after "whsec_", over "<id>.<timestamp>.<raw body>".
+
+const crypto = require('node:crypto');
+
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * @param {string} secret "whsec_<base64>"
+ * @param {string} eventId @param {number} timestamp UNIX seconds @param {string} body
+ * @returns {string} the header value "v1,<base64 signature>"
+ */
+function signatureHeader(secret, eventId, timestamp, body) {
+	const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+	const signature = crypto.createHmac('sha256', key).update(`${eventId}.${timestamp}.${body}`).digest('base64');
+	return `v1,${signature}`;
+}
+
+module.exports = { signatureHeader };
