@@ -80,11 +80,18 @@ const untilStopped = () =>
 async function main() {
 	const args = parseArgs(process.argv.slice(2));
 	const stopped = untilStopped();
-	const demo = await startDemo({
+	const starting = startDemo({
 		n8nPort: await choosePort(args.port),
 		userFolder: args.userFolder,
 		log: (line) => console.log(`demo: ${line}`),
 	});
+	const first = await Promise.race([starting, stopped]);
+	if (typeof first === 'string') {
+		// Ctrl-C while starting: exiting kills the n8n processes (see the harness).
+		console.log(`demo: ${first} while starting, exiting`);
+		process.exit(130);
+	}
+	const demo = first;
 	printReady(demo, await sampleConversation(demo.sandbox), args.userFolder);
 	const signal = await stopped;
 	console.log(`demo: ${signal}, stopping n8n and the sandbox`);

@@ -15,6 +15,7 @@ const INTEGER_OPTIONS = {
 	'messages-per-conversation': 'messagesPerConversation',
 };
 const STRING_OPTIONS = { host: 'host', seed: 'seed' };
+const PARENT_CHECK_MS = 200;
 
 /** @param {string[]} argv @returns {import('../test/sandbox').SandboxOptions} */
 function parseArgs(argv) {
@@ -68,6 +69,22 @@ async function main() {
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+	stopWhenNpmGoesAway(stop);
+}
+
+/**
+ * `npm run sandbox` runs us under `sh -c`; when npm gets SIGTERM it ends that
+ * shell but the signal never reaches us, which would leave an orphaned
+ * sandbox holding its port. Under npm only (a server started directly may be
+ * detached on purpose), losing our parent therefore means: stop.
+ */
+function stopWhenNpmGoesAway(stop) {
+	if (!process.env.npm_lifecycle_event) return;
+	const parent = process.ppid;
+	const timer = setInterval(() => {
+		if (process.ppid !== parent) stop();
+	}, PARENT_CHECK_MS);
+	timer.unref();
 }
 
 main().catch((error) => {

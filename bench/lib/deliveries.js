@@ -1,49 +1,52 @@
 'use strict';
-// Feeding webhook traffic through the sandbox's real signed sender, and
-// watching its delivery log until every event has been acknowledged.
+// Feeding webhook traffic through the sandbox's real signed sender, in a
+// closed loop over the intake relay, and reading the sandbox's delivery log.
 const { sleep } = require('../../test/e2e/harness');
 
-const POLL_INTERVAL_MS = 100;
 /** "Late" duplicates follow their acknowledged original within 200 ms (sandbox deliverer). */
-const SETTLE_MS = 500;
+const SETTLE_MS = 1_000;
+const POLL_INTERVAL_MS = 250;
+
+function beforeDeadline(promise, deadline, what) {
+	let timer;
+	const timeout = new Promise((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), Math.max(0, deadline - Date.now()));
+	});
+	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
- * Creates `count` inbound customer messages, `concurrency` calls at a time.
- * The sandbox sends one signed delivery per event to every subscribed webhook
- * as soon as the event exists, so this is as fast as the sandbox can emit.
+ * Creates `count` inbound customer messages with `window` events outstanding
+ * at any time: each of `window` workers creates one (the sandbox then signs
+ * and sends its delivery, plus any injected duplicate) and waits until n8n
+ * acknowledged it before creating the next.
  */
-async function feedInbound(client, conversationId, count, concurrency) {
+async function feedWindowed({ client, relay, conversationId, count, window, timeoutMs }) {
+	const deadline = Date.now() + timeoutMs;
 	let next = 0;
 	const worker = async () => {
 		while (next < count) {
 			const index = next++;
-			await client.control('POST', '/inbound', { conversation_id: conversationId, text: `bench inbound ${index + 1} of ${count}` });
+			const message = await client.control('POST', '/inbound', { conversation_id: conversationId, text: `bench inbound ${index + 1} of ${count}` });
+			await beforeDeadline(relay.acknowledged(message.id), deadline, `the acknowledgement of event ${index + 1} of ${count}`);
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+	await Promise.all(Array.from({ length: Math.min(window, count) }, worker));
 }
 
-/**
- * Polls the delivery log of one webhook until `events` distinct events have
- * an acknowledged (2xx) attempt and nothing has changed for SETTLE_MS.
- * Resolves to the attempts and the time (ms since epoch) of the poll that saw
- * the last change: the end of intake, within one poll interval.
- */
-async function waitForAcknowledged(client, webhookId, events, { timeoutMs }) {
+/** The sandbox's attempts for one webhook, once no new one has appeared for SETTLE_MS. */
+async function settledAttempts(client, webhookId, { timeoutMs = 60_000 } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	let attempts = [];
-	let lastChangeAt = Date.now();
+	let changedAt = Date.now();
 	while (Date.now() < deadline) {
-		const now = Date.now();
 		const current = await client.control('GET', `/deliveries?webhook_id=${encodeURIComponent(webhookId)}`);
-		if (current.length !== attempts.length) lastChangeAt = now;
+		if (current.length !== attempts.length) changedAt = Date.now();
 		attempts = current;
-		const acknowledged = new Set(attempts.filter((attempt) => attempt.ok).map((attempt) => attempt.event_id)).size;
-		if (acknowledged >= events && now - lastChangeAt >= SETTLE_MS) return { attempts, endAt: lastChangeAt };
+		if (Date.now() - changedAt >= SETTLE_MS) return attempts;
 		await sleep(POLL_INTERVAL_MS);
 	}
-	const acknowledged = new Set(attempts.filter((attempt) => attempt.ok).map((attempt) => attempt.event_id)).size;
-	throw new Error(`webhook ${webhookId}: ${acknowledged} of ${events} events acknowledged after ${timeoutMs} ms`);
+	throw new Error(`deliveries to webhook ${webhookId} still arriving after ${timeoutMs} ms`);
 }
 
-module.exports = { feedInbound, waitForAcknowledged };
+module.exports = { feedWindowed, settledAttempts };

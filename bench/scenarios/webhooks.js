@@ -2,11 +2,12 @@
 // Scenario 3: webhook intake. The sandbox's real signed sender delivers
 // message.created events (with injected duplicates) to our published trigger
 // and, in turn, to n8n's plain Webhook node without verification, registered
-// at the sandbox through the public API. Both get the same traffic the same
-// way: the bench creates inbound messages concurrently and the sandbox sends
-// each event's delivery at once (it has no queue to drain at its own pace).
+// at the sandbox through the public API. Both are fed the same way: through
+// the intake relay, with a fixed number of events outstanding (lib/intakeRelay.js
+// says why an open flood does not measure intake).
 const { forEachRunAndPeer } = require('../lib/measure');
-const { feedInbound, waitForAcknowledged } = require('../lib/deliveries');
+const { feedWindowed, settledAttempts } = require('../lib/deliveries');
+const { startRelay } = require('../lib/intakeRelay');
 const { settledExecutions, eventIdOf } = require('../lib/executions');
 const { waitFor } = require('../../test/e2e/harness');
 const wf = require('../lib/workflows');
@@ -14,7 +15,8 @@ const wf = require('../lib/workflows');
 /** 1,800 events, each copied once more with probability 1/9: about 2,000 deliveries, 10% of them duplicates. */
 const EVENTS = 1_800;
 const DUPLICATE_RATE = 200 / 1_800;
-const FEED_CONCURRENCY = 16;
+/** Events outstanding (created, not yet acknowledged) at any time. */
+const WINDOW = 16;
 const INTAKE_TIMEOUT_MS = 5 * 60 * 1000;
 
 const PEERS = {
@@ -46,18 +48,21 @@ async function setUp({ sandbox, n8n, runs }) {
 	}
 	await n8n.importCredentials([credentials.ours]);
 	await n8n.importWorkflows(Object.values(plan).flat().map((entry) => entry.workflow));
+	const relay = await startRelay(n8n.port);
+	// The address n8n gives its webhooks (harness: extra env of every n8n process).
+	n8n.extraEnv = { ...n8n.extraEnv, WEBHOOK_URL: `${relay.url}/` };
 	await n8n.start();
 	await n8n.setupOwnerAndApiKey();
 	await client.control('PUT', '/faults', { latency_ms: 100, rate_limit_per_second: 60, webhook_duplicate_rate: 0 });
-	return { plan, conversationId: conversation.id };
+	return { plan, relay, conversationId: conversation.id };
 }
 
 /** Publishes the workflow and returns the sandbox webhook that delivers to it. */
-async function activate(peer, entry, { sandbox, n8n }) {
+async function activate(peer, entry, { sandbox, n8n, relay }) {
 	const { client } = sandbox;
 	await n8n.publishWorkflow(entry.workflow.id);
 	if (peer === 'webhook') {
-		const url = `${n8n.baseUrl}/webhook/${entry.path}`;
+		const url = `${relay.url}/webhook/${entry.path}`;
 		return await client.api('POST', '/webhooks', { url, events: ['message.created'], description: 'bench: plain Webhook node' });
 	}
 	// Our trigger registers its own webhook while n8n activates it.
@@ -74,30 +79,34 @@ async function deactivate(peer, entry, webhook, { sandbox, n8n }) {
 
 /**
  * One event, without duplicates, before the clock starts: proves the path
- * (URL, signature, activation) and warms both peers the same way.
+ * (URL, signature, activation) and warms both peers the same way. Returns its id.
  */
-async function warmUp(client, webhook, conversationId) {
+async function warmUp({ sandbox, relay }, webhook, conversationId) {
+	const { client } = sandbox;
 	await client.control('DELETE', '/deliveries');
-	await feedInbound(client, conversationId, 1, 1);
-	const { attempts } = await waitForAcknowledged(client, webhook.id, 1, { timeoutMs: 60_000 });
-	return attempts[0].event_id;
+	await feedWindowed({ client, relay, conversationId, count: 1, window: 1, timeoutMs: 60_000 });
+	return (await settledAttempts(client, webhook.id))[0].event_id;
 }
 
 async function measureIntake(peer, entry, context, conversationId) {
-	const { client } = context.sandbox;
+	const { sandbox, relay } = context;
+	const { client } = sandbox;
 	const webhook = await activate(peer, entry, context);
 	try {
-		const warmUpEventId = await warmUp(client, webhook, conversationId);
+		const warmUpEventId = await warmUp(context, webhook, conversationId);
 		await client.control('DELETE', '/deliveries');
 		await client.control('PUT', '/faults', { webhook_duplicate_rate: DUPLICATE_RATE });
+		relay.reset();
 		const startedAt = Date.now();
-		await feedInbound(client, conversationId, EVENTS, FEED_CONCURRENCY);
-		const { attempts, endAt } = await waitForAcknowledged(client, webhook.id, EVENTS, { timeoutMs: INTAKE_TIMEOUT_MS });
+		await feedWindowed({ client, relay, conversationId, count: EVENTS, window: WINDOW, timeoutMs: INTAKE_TIMEOUT_MS });
+		const attempts = await settledAttempts(client, webhook.id);
 		await client.control('PUT', '/faults', { webhook_duplicate_rate: 0 });
+		const acknowledgedAt = relay.responses().filter(({ status }) => status >= 200 && status < 300).map(({ at }) => at);
+		const intakeS = (Math.max(...acknowledgedAt) - startedAt) / 1000;
 		const accepted = attempts.filter((attempt) => attempt.ok).length;
 		const expected = peer === 'webhook' ? accepted : EVENTS;
 		const executions = await settledExecutions(context.n8n, entry.workflow.id, { count: expected + 1 });
-		return metricsOf(peer, { attempts, accepted, intakeS: (endAt - startedAt) / 1000, executions, warmUpEventId });
+		return metricsOf(peer, { attempts, accepted, intakeS, executions, warmUpEventId });
 	} finally {
 		await deactivate(peer, entry, webhook, context);
 	}
@@ -138,28 +147,30 @@ function targets(summary) {
 }
 
 async function run(context) {
-	const { plan, conversationId } = await setUp(context);
+	const { plan, relay, conversationId } = await setUp(context);
 	const results = { omnichannel: [], webhook: [] };
 	try {
 		await forEachRunAndPeer(context.runs, Object.keys(PEERS), async (runIndex, peer) => {
-			const metrics = await measureIntake(peer, plan[peer][runIndex], context, conversationId);
+			const metrics = await measureIntake(peer, plan[peer][runIndex], { ...context, relay }, conversationId);
 			results[peer].push(metrics);
 			context.log(`webhooks run ${runIndex + 1}/${context.runs} ${peer}: ${JSON.stringify(metrics)}`);
 		});
 	} finally {
 		await context.n8n.stop();
+		await relay.close();
 	}
 	return {
 		title: `Webhook intake: ${EVENTS.toLocaleString('en-US')} events, about 2,000 signed deliveries (10% duplicates)`,
-		setup: { events: EVENTS, webhook_duplicate_rate: DUPLICATE_RATE, feed_concurrency: FEED_CONCURRENCY },
+		setup: { events: EVENTS, webhook_duplicate_rate: DUPLICATE_RATE, events_outstanding: WINDOW },
 		columns: COLUMNS,
 		peers: PEERS,
 		results,
 		targets,
 		notes: [
-			`The bench creates ${EVENTS} inbound messages through the sandbox's control API, ${FEED_CONCURRENCY} calls at a time; ` +
-				'the sandbox signs and sends each event at once (duplicates: half at the same time as the original, half up to 200 ms after it). ' +
-				'Intake time runs from the first call to the last acknowledgement seen in the sandbox\'s delivery log (polled every 100 ms). ' +
+			`The bench creates ${EVENTS} inbound messages through the sandbox's control API with ${WINDOW} events outstanding at a time ` +
+				'(the next is created once n8n acknowledged one); the sandbox signs and sends each at once, and its injected duplicates ' +
+				'(half at the same time as the original, half up to 200 ms after it) come on top. Deliveries pass a byte-for-byte relay ' +
+				'that notes when n8n answered; intake time runs from the first event to the last acknowledgement. ' +
 				'The plain Webhook node starts an execution for every copy; ours verifies the signature and starts one per event id.',
 		],
 	};

@@ -7,10 +7,22 @@ const readline = require('node:readline');
 const { apiClient } = require('./helpers');
 
 const ROOT = path.resolve(__dirname, '..', '..');
+/** @type {import('child_process').ChildProcess[]} */
+const children = [];
+
+// Never leave a CLI behind, nor an open pipe that would keep jest waiting.
+afterAll(() => {
+	for (const child of children) {
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+		child.stdout?.destroy();
+		child.stderr?.destroy();
+	}
+});
 
 /** Starts the CLI, resolves with the child and its first stdout line. */
 function launch(command, args) {
 	const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+	children.push(child);
 	const lines = [];
 	const stderr = [];
 	child.stderr.on('data', (chunk) => stderr.push(chunk));
@@ -84,7 +96,8 @@ test('npm run sandbox: the first stdout line is the JSON object', async () => {
 	expect((await api.get('/me')).status).toBe(200);
 	run.child.kill('SIGTERM');
 	await run.exited;
-	// npm passes the signal on: the server goes away.
+	// The server goes away too (npm does not pass the signal on through its
+	// shell; the CLI notices that its parent is gone).
 	for (let i = 0; i < 50; i++) {
 		try {
 			await fetch(`${info.base_url}/me`);

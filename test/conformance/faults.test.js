@@ -73,7 +73,7 @@ describe('injection', () => {
 		started = Date.now();
 		expect((await t.api.get('/me', undefined, { key: null })).status).toBe(401);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(110);
-		await t.control.put('/faults', { rate_limit_per_second: 1 });
+		await t.control.put('/faults', { rate_limit_per_second: 0.2 });
 		const key = (await t.control.post('/keys', {})).body.key;
 		await t.api.get('/me', undefined, { key });
 		started = Date.now();

@@ -117,7 +117,44 @@ async function allPages(api, path, { perPage = 500, maxPages = 1000 } = {}) {
 	throw new Error('too many pages');
 }
 
+/**
+ * Users and conversations of a demo workspace, as the send tests need them:
+ * the owner (creator of the seeded keys), an agent, conversations on active
+ * channels and one on the inactive channel.
+ */
+async function demoWorld(t) {
+	const info = (await t.control.get(`/workspaces/${t.sb.app_id}`)).body;
+	const channels = await allPages(t.api, '/channels');
+	const activeIds = new Set(channels.filter((c) => c.is_active).map((c) => c.id));
+	const conversations = await allPages(t.api, '/conversations');
+	const onActive = conversations.filter((c) => activeIds.has(c.channel_id));
+	return {
+		owner: info.owner_user_id,
+		agent: info.users.find((u) => u.role === 'agent').id,
+		conversations,
+		active: onActive[0],
+		other: onActive[1],
+		onInactive: conversations.find((c) => !activeIds.has(c.channel_id)),
+	};
+}
+
+/**
+ * For a test file: a demo sandbox opened before its tests and closed after
+ * them, with `world` from demoWorld(). Returns the object that will hold
+ * `sb`, `api`, `control` and `world` once beforeAll ran.
+ */
+function useDemoSandbox() {
+	/** @type {any} */
+	const holder = {};
+	beforeAll(async () => {
+		Object.assign(holder, await openSandbox());
+		holder.world = await demoWorld(holder);
+	});
+	afterAll(() => holder.close());
+	return holder;
+}
+
 const ID_PATTERN = (prefix) => new RegExp(`^${prefix}_[0-9A-Za-z]{20}$`);
 const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-module.exports = { openSandbox, request, apiClient, controlClient, waitFor, sleep, startReceiver, allPages, ID_PATTERN, ISO_PATTERN };
+module.exports = { openSandbox, request, apiClient, controlClient, waitFor, sleep, startReceiver, allPages, demoWorld, useDemoSandbox, ID_PATTERN, ISO_PATTERN };

@@ -3,24 +3,9 @@
 // rule 5 (the overrides as form fields / JSON fields).
 
 const crypto = require('node:crypto');
-const { openSandbox, allPages } = require('./helpers');
+const { useDemoSandbox } = require('./helpers');
 
-let t;
-let world;
-beforeAll(async () => {
-	t = await openSandbox();
-	const info = (await t.control.get(`/workspaces/${t.sb.app_id}`)).body;
-	const channels = await allPages(t.api, '/channels');
-	const activeIds = new Set(channels.filter((c) => c.is_active).map((c) => c.id));
-	const conversations = await allPages(t.api, '/conversations');
-	world = {
-		owner: info.owner_user_id,
-		agent: info.users.find((u) => u.role === 'agent').id,
-		conversation: conversations.find((c) => activeIds.has(c.channel_id)),
-		other: conversations.filter((c) => activeIds.has(c.channel_id))[1],
-	};
-});
-afterAll(() => t.close());
+const t = useDemoSandbox();
 
 let serial = 0;
 const crid = () => `media-${++serial}`;
@@ -31,7 +16,7 @@ const MiB = 1024 * 1024;
  */
 async function sendMedia(kind, { file = { bytes: Buffer.from('PNGDATA'), type: 'image/png', name: 'photo.png' }, ...fields } = {}) {
 	const form = new FormData();
-	const all = { conversation_id: world.conversation.id, client_request_id: crid(), ...fields };
+	const all = { conversation_id: t.world.active.id, client_request_id: crid(), ...fields };
 	for (const [name, value] of Object.entries(all)) if (value !== undefined) form.set(name, value);
 	if (file) form.set('file', new Blob([file.bytes], { type: file.type }), file.name);
 	const response = await fetch(`${t.sb.base_url}/messages/${kind}`, { method: 'POST', headers: { Authorization: `Bearer ${t.sb.key}` }, body: form });
@@ -54,7 +39,7 @@ describe('media sends (POST /messages/{image,audio,video,document})', () => {
 		const caption = kind === 'audio' ? undefined : `a ${kind}`;
 		const res = await sendMedia(kind, { file: { bytes, type, name }, caption });
 		expect(res.status).toBe(200);
-		expect(res.body.message).toMatchObject({ message_type: kind, content: caption ?? '', from_customer: false, from_user_id: world.owner });
+		expect(res.body.message).toMatchObject({ message_type: kind, content: caption ?? '', from_customer: false, from_user_id: t.world.owner });
 		expect(await stored(res.body.message.id)).toMatchObject({
 			file_name: name,
 			content_type: type,
@@ -94,7 +79,7 @@ describe('media sends (POST /messages/{image,audio,video,document})', () => {
 
 	test('a "file" field without a file name is not a file', async () => {
 		const form = new FormData();
-		form.set('conversation_id', world.conversation.id);
+		form.set('conversation_id', t.world.active.id);
 		form.set('client_request_id', crid());
 		form.set('file', 'just text');
 		const response = await fetch(`${t.sb.base_url}/messages/document`, { method: 'POST', headers: { Authorization: `Bearer ${t.sb.key}` }, body: form });
@@ -102,7 +87,7 @@ describe('media sends (POST /messages/{image,audio,video,document})', () => {
 	});
 
 	test('a JSON body is refused with 400', async () => {
-		const res = await t.api.post('/messages/image', { conversation_id: world.conversation.id, client_request_id: crid() });
+		const res = await t.api.post('/messages/image', { conversation_id: t.world.active.id, client_request_id: crid() });
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual({ error: expect.any(String) });
 	});
@@ -126,15 +111,15 @@ describe('media sends (POST /messages/{image,audio,video,document})', () => {
 		const again = await sendMedia('video', { client_request_id: id, caption: 'second', file: null });
 		expect(again.status).toBe(200);
 		expect(again.body.message).toMatchObject({ id: first.id, message_type: 'image', content: 'first' });
-		const asText = await t.api.post('/messages/text', { client_request_id: id, conversation_id: world.conversation.id, text: 'x' });
+		const asText = await t.api.post('/messages/text', { client_request_id: id, conversation_id: t.world.active.id, text: 'x' });
 		expect(asText.body.message.id).toBe(first.id);
 	});
 
 	test('rule 5: as_system and from_user_id as form fields', async () => {
-		const system = (await sendMedia('image', { as_system: 'true', from_user_id: world.agent })).body.message;
+		const system = (await sendMedia('image', { as_system: 'true', from_user_id: t.world.agent })).body.message;
 		expect(system.from_user_id).toBeNull();
 		expect((await stored(system.id)).as_system).toBe(true);
-		expect((await sendMedia('image', { from_user_id: world.agent, as_system: 'false' })).body.message.from_user_id).toBe(world.agent);
+		expect((await sendMedia('image', { from_user_id: t.world.agent, as_system: 'false' })).body.message.from_user_id).toBe(t.world.agent);
 		expect((await sendMedia('image', { as_system: 'yes' })).status).toBe(400);
 		expect((await sendMedia('image', { from_user_id: 'usr_unknown' })).status).toBe(400);
 	});
@@ -143,18 +128,18 @@ describe('media sends (POST /messages/{image,audio,video,document})', () => {
 		const target = (await sendMedia('image')).body.message;
 		const ok = await sendMedia('image', { reply_to_message_id: target.id });
 		expect((await stored(ok.body.message.id)).reply_to_message_id).toBe(target.id);
-		expect((await sendMedia('image', { conversation_id: world.other.id, reply_to_message_id: target.id })).status).toBe(400);
+		expect((await sendMedia('image', { conversation_id: t.world.other.id, reply_to_message_id: target.id })).status).toBe(400);
 	});
 });
 
 describe('location sends (POST /messages/location)', () => {
 	const sendLocation = (body) =>
-		t.api.post('/messages/location', { conversation_id: world.conversation.id, client_request_id: crid(), latitude: 52.52, longitude: 13.405, ...body });
+		t.api.post('/messages/location', { conversation_id: t.world.active.id, client_request_id: crid(), latitude: 52.52, longitude: 13.405, ...body });
 
 	test('200 with message_type location and content "<lat>,<lng>"', async () => {
 		const res = await sendLocation({ name: 'Brandenburg Gate', address: 'Pariser Platz, Berlin' });
 		expect(res.status).toBe(200);
-		expect(res.body.message).toMatchObject({ message_type: 'location', content: '52.52,13.405', from_user_id: world.owner });
+		expect(res.body.message).toMatchObject({ message_type: 'location', content: '52.52,13.405', from_user_id: t.world.owner });
 		expect(await stored(res.body.message.id)).toMatchObject({ latitude: 52.52, longitude: 13.405, name: 'Brandenburg Gate' });
 	});
 
@@ -189,6 +174,6 @@ describe('location sends (POST /messages/location)', () => {
 		expect(system.from_user_id).toBeNull();
 		const again = await sendLocation({ client_request_id: id, latitude: 1, longitude: 1 });
 		expect(again.body.message).toMatchObject({ id: system.id, content: '52.52,13.405' });
-		expect((await sendLocation({ from_user_id: world.agent })).body.message.from_user_id).toBe(world.agent);
+		expect((await sendLocation({ from_user_id: t.world.agent })).body.message.from_user_id).toBe(t.world.agent);
 	});
 });

@@ -2,30 +2,13 @@
 // api.md §4 sendTextMessage + attribution rules 1-4, listMessages; contract §4
 // (send_state, idempotency, validation, attribution) and §1.
 
-const { openSandbox, waitFor, allPages, sleep, ID_PATTERN, ISO_PATTERN } = require('./helpers');
+const { openSandbox, waitFor, allPages, sleep, useDemoSandbox, ID_PATTERN, ISO_PATTERN } = require('./helpers');
 
-let t;
-let world;
-beforeAll(async () => {
-	t = await openSandbox();
-	const info = (await t.control.get(`/workspaces/${t.sb.app_id}`)).body;
-	const channels = await allPages(t.api, '/channels');
-	const conversations = await allPages(t.api, '/conversations');
-	const inactive = channels.find((c) => !c.is_active);
-	world = {
-		owner: info.owner_user_id,
-		agent: info.users.find((u) => u.role === 'agent').id,
-		conversations,
-		active: conversations.find((c) => c.channel_id !== inactive.id),
-		other: conversations.filter((c) => c.channel_id !== inactive.id)[1],
-		onInactive: conversations.find((c) => c.channel_id === inactive.id),
-	};
-});
-afterAll(() => t.close());
+const t = useDemoSandbox();
 
 let serial = 0;
 const crid = () => `req-${process.pid}-${++serial}`;
-const send = (body, options) => t.api.post('/messages/text', { client_request_id: crid(), conversation_id: world.active.id, text: 'hi', ...body }, options);
+const send = (body, options) => t.api.post('/messages/text', { client_request_id: crid(), conversation_id: t.world.active.id, text: 'hi', ...body }, options);
 const stored = async (id) => (await t.control.get(`/messages/${id}`)).body;
 const MESSAGE_KEYS = [
 	'id', 'app_id', 'conversation_id', 'message_session_id', 'channel_id', 'channel', 'from_user_id', 'from_customer',
@@ -35,7 +18,7 @@ const MESSAGE_KEYS = [
 describe('send text (POST /messages/text)', () => {
 	test('200 {"message": Message} with the conversation\'s channel and a session', async () => {
 		const id = crid();
-		const res = await t.api.post('/messages/text', { client_request_id: id, conversation_id: world.active.id, text: 'Hello there' });
+		const res = await t.api.post('/messages/text', { client_request_id: id, conversation_id: t.world.active.id, text: 'Hello there' });
 		expect(res.status).toBe(200);
 		expect(Object.keys(res.body)).toEqual(['message']);
 		const m = res.body.message;
@@ -43,10 +26,10 @@ describe('send text (POST /messages/text)', () => {
 		expect(m).toMatchObject({
 			id: expect.stringMatching(ID_PATTERN('msg')),
 			app_id: t.sb.app_id,
-			conversation_id: world.active.id,
+			conversation_id: t.world.active.id,
 			message_session_id: expect.stringMatching(ID_PATTERN('ses')),
-			channel_id: world.active.channel_id,
-			channel: world.active.channel,
+			channel_id: t.world.active.channel_id,
+			channel: t.world.active.channel,
 			from_customer: false,
 			client_request_id: id,
 			content: 'Hello there',
@@ -59,7 +42,7 @@ describe('send text (POST /messages/text)', () => {
 	test('send_state moves pending -> sent once', async () => {
 		const { message } = (await send({})).body;
 		const seen = await waitFor(async () => {
-			const list = await t.api.get(`/messages?conversation_id=${world.active.id}&per_page=5`);
+			const list = await t.api.get(`/messages?conversation_id=${t.world.active.id}&per_page=5`);
 			const found = list.body.data.find((x) => x.id === message.id);
 			return found.send_state === 'sent' && found;
 		});
@@ -69,7 +52,7 @@ describe('send text (POST /messages/text)', () => {
 	});
 
 	test('a send into a conversation on an inactive channel ends failed', async () => {
-		const { message } = (await send({ conversation_id: world.onInactive.id })).body;
+		const { message } = (await send({ conversation_id: t.world.onInactive.id })).body;
 		expect(message.send_state).toBe('pending');
 		await waitFor(async () => (await stored(message.id)).send_state === 'failed');
 		await sleep(80);
@@ -77,7 +60,7 @@ describe('send text (POST /messages/text)', () => {
 	});
 
 	test('sending moves the conversation to the top with a newer updated_at', async () => {
-		const target = world.conversations[world.conversations.length - 1];
+		const target = t.world.conversations[t.world.conversations.length - 1];
 		const res = await send({ conversation_id: target.id });
 		const top = (await t.api.get('/conversations?per_page=1')).body.data[0];
 		expect(top.id).toBe(target.id);
@@ -105,7 +88,7 @@ describe('send text (POST /messages/text)', () => {
 		['from_user_id unknown', { from_user_id: 'usr_00000000000000000000' }],
 		['from_user_id not a string', { from_user_id: 5 }],
 	])('400: %s', async (_label, override) => {
-		const body = { client_request_id: crid(), conversation_id: world.active.id, text: 'hi', ...override };
+		const body = { client_request_id: crid(), conversation_id: t.world.active.id, text: 'hi', ...override };
 		for (const [k, v] of Object.entries(override)) if (v === undefined) delete body[k];
 		const res = await t.api.post('/messages/text', body);
 		expect(res.status).toBe(400);
@@ -121,7 +104,7 @@ describe('send text (POST /messages/text)', () => {
 
 	test('reply_to_message_id must be a message of the same conversation', async () => {
 		const mine = (await send({})).body.message;
-		const elsewhere = (await send({ conversation_id: world.other.id })).body.message;
+		const elsewhere = (await send({ conversation_id: t.world.other.id })).body.message;
 		expect((await send({ reply_to_message_id: elsewhere.id })).status).toBe(400);
 		const reply = await send({ reply_to_message_id: mine.id });
 		expect(reply.status).toBe(200);
@@ -131,7 +114,7 @@ describe('send text (POST /messages/text)', () => {
 	test('a conversation of another workspace is a 400', async () => {
 		const { app_id } = (await t.control.post('/workspaces', {})).body;
 		const { key } = (await t.control.post('/keys', { app_id })).body;
-		const res = await t.api.post('/messages/text', { client_request_id: crid(), conversation_id: world.active.id, text: 'x' }, { key });
+		const res = await t.api.post('/messages/text', { client_request_id: crid(), conversation_id: t.world.active.id, text: 'x' }, { key });
 		expect(res.status).toBe(400);
 	});
 });
@@ -145,7 +128,7 @@ describe('attribution (api.md rules 1-4, contract §4)', () => {
 	});
 
 	test('rule 2: as_system wins over from_user_id (even an invalid one)', async () => {
-		const both = (await send({ as_system: true, from_user_id: world.agent })).body.message;
+		const both = (await send({ as_system: true, from_user_id: t.world.agent })).body.message;
 		expect(both.from_user_id).toBeNull();
 		const invalid = await send({ as_system: true, from_user_id: 'usr_not_a_user' });
 		expect(invalid.status).toBe(200);
@@ -153,16 +136,16 @@ describe('attribution (api.md rules 1-4, contract §4)', () => {
 	});
 
 	test('rule 3: from_user_id (as_system false or absent) -> that agent', async () => {
-		expect((await send({ from_user_id: world.agent })).body.message.from_user_id).toBe(world.agent);
-		const explicit = (await send({ from_user_id: world.agent, as_system: false })).body.message;
-		expect(explicit.from_user_id).toBe(world.agent);
-		expect(await stored(explicit.id)).toMatchObject({ as_system: false, from_user_id: world.agent, attributed_to: 'user' });
+		expect((await send({ from_user_id: t.world.agent })).body.message.from_user_id).toBe(t.world.agent);
+		const explicit = (await send({ from_user_id: t.world.agent, as_system: false })).body.message;
+		expect(explicit.from_user_id).toBe(t.world.agent);
+		expect(await stored(explicit.id)).toMatchObject({ as_system: false, from_user_id: t.world.agent, attributed_to: 'user' });
 	});
 
 	test('rule 4: neither -> the user who created the key', async () => {
-		expect((await send({})).body.message.from_user_id).toBe(world.owner);
-		const { key } = (await t.control.post('/keys', { created_by_user_id: world.agent })).body;
-		expect((await send({}, { key })).body.message.from_user_id).toBe(world.agent);
+		expect((await send({})).body.message.from_user_id).toBe(t.world.owner);
+		const { key } = (await t.control.post('/keys', { created_by_user_id: t.world.agent })).body;
+		expect((await send({}, { key })).body.message.from_user_id).toBe(t.world.agent);
 	});
 
 	test('a user of another workspace is not a valid from_user_id', async () => {
@@ -171,7 +154,7 @@ describe('attribution (api.md rules 1-4, contract §4)', () => {
 	});
 
 	test('customer messages: from_customer true, from_user_id null', async () => {
-		const inbound = await t.control.post('/inbound', { conversation_id: world.active.id, text: 'a customer writes' });
+		const inbound = await t.control.post('/inbound', { conversation_id: t.world.active.id, text: 'a customer writes' });
 		expect(inbound.body).toMatchObject({ from_customer: true, from_user_id: null, content: 'a customer writes', message_type: 'text' });
 	});
 });
@@ -179,11 +162,11 @@ describe('attribution (api.md rules 1-4, contract §4)', () => {
 describe('idempotency on client_request_id (contract §4)', () => {
 	test('a repeat returns 200 with the original message and creates nothing, whatever the body', async () => {
 		const id = crid();
-		const first = (await t.api.post('/messages/text', { client_request_id: id, conversation_id: world.active.id, text: 'original' })).body.message;
+		const first = (await t.api.post('/messages/text', { client_request_id: id, conversation_id: t.world.active.id, text: 'original' })).body.message;
 		const total = (await t.api.get('/messages?per_page=1')).body.total;
 		const repeats = [
-			{ client_request_id: id, conversation_id: world.active.id, text: 'original' },
-			{ client_request_id: id, conversation_id: world.other.id, text: 'different' },
+			{ client_request_id: id, conversation_id: t.world.active.id, text: 'original' },
+			{ client_request_id: id, conversation_id: t.world.other.id, text: 'different' },
 			{ client_request_id: id, text: '' },
 			{ client_request_id: id, conversation_id: 'conv_unknown', as_system: 'nonsense' },
 		];
@@ -199,7 +182,7 @@ describe('idempotency on client_request_id (contract §4)', () => {
 	test('concurrent repeats create one message', async () => {
 		const id = crid();
 		const results = await Promise.all(
-			Array.from({ length: 10 }, () => t.api.post('/messages/text', { client_request_id: id, conversation_id: world.active.id, text: 'race' })),
+			Array.from({ length: 10 }, () => t.api.post('/messages/text', { client_request_id: id, conversation_id: t.world.active.id, text: 'race' })),
 		);
 		expect(results.every((r) => r.status === 200)).toBe(true);
 		expect(new Set(results.map((r) => r.body.message.id)).size).toBe(1);
@@ -227,19 +210,19 @@ describe('idempotency on client_request_id (contract §4)', () => {
 
 describe('list (GET /messages)', () => {
 	test('conversation_id filter', async () => {
-		const items = await allPages(t.api, `/messages?conversation_id=${world.other.id}`);
+		const items = await allPages(t.api, `/messages?conversation_id=${t.world.other.id}`);
 		expect(items.length).toBeGreaterThan(0);
-		expect(items.every((m) => m.conversation_id === world.other.id)).toBe(true);
+		expect(items.every((m) => m.conversation_id === t.world.other.id)).toBe(true);
 	});
 
 	test('message_session_id filter, alone and with the conversation', async () => {
-		const { message } = (await send({ conversation_id: world.other.id })).body;
+		const { message } = (await send({ conversation_id: t.world.other.id })).body;
 		const session = message.message_session_id;
 		const items = await allPages(t.api, `/messages?message_session_id=${session}`);
 		expect(items[0].id).toBe(message.id);
 		expect(items.every((m) => m.message_session_id === session)).toBe(true);
-		expect((await t.api.get(`/messages?message_session_id=${session}&conversation_id=${world.other.id}`)).body.total).toBe(items.length);
-		expect((await t.api.get(`/messages?message_session_id=${session}&conversation_id=${world.active.id}`)).body.total).toBe(0);
+		expect((await t.api.get(`/messages?message_session_id=${session}&conversation_id=${t.world.other.id}`)).body.total).toBe(items.length);
+		expect((await t.api.get(`/messages?message_session_id=${session}&conversation_id=${t.world.active.id}`)).body.total).toBe(0);
 	});
 
 	test('unknown filter values give an empty list', async () => {
@@ -250,7 +233,7 @@ describe('list (GET /messages)', () => {
 	test('messages of one conversation share a session while it is active', async () => {
 		const a = (await send({})).body.message;
 		const b = (await send({})).body.message;
-		const c = (await send({ conversation_id: world.other.id })).body.message;
+		const c = (await send({ conversation_id: t.world.other.id })).body.message;
 		expect(a.message_session_id).toBe(b.message_session_id);
 		expect(c.message_session_id).not.toBe(a.message_session_id);
 	});

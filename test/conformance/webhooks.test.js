@@ -3,7 +3,7 @@
 // signature, retries, at-least-once); api.md §6.
 
 const crypto = require('node:crypto');
-const { openSandbox, startReceiver, waitFor, sleep, allPages, ID_PATTERN, ISO_PATTERN } = require('./helpers');
+const { openSandbox, startReceiver, waitFor, sleep, allPages, demoWorld, ID_PATTERN, ISO_PATTERN } = require('./helpers');
 
 let t;
 let receiver;
@@ -11,9 +11,7 @@ let conversationId;
 beforeAll(async () => {
 	t = await openSandbox();
 	receiver = await startReceiver();
-	const channels = await allPages(t.api, '/channels');
-	const active = new Set(channels.filter((c) => c.is_active).map((c) => c.id));
-	conversationId = (await allPages(t.api, '/conversations')).find((c) => active.has(c.channel_id)).id;
+	conversationId = (await demoWorld(t)).active.id;
 });
 afterAll(async () => {
 	await t.close();

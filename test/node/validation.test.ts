@@ -28,9 +28,11 @@ async function runWithoutRequests(resource: string, operation: string, parameter
 	return result;
 }
 
+/** What failed (field and item) in the message; what to do in the description. */
 function expectInvalid(result: RunResult, field: string, itemIndex = 0): void {
 	expect(result.status).toBe('error');
-	expect(result.error?.message).toMatch(new RegExp(`^Invalid "${field}" in item ${itemIndex}: `));
+	expect(result.error?.message).toMatch(new RegExp(`^Invalid '${field}': .+ \\[item ${itemIndex}\\]$`));
+	expect(result.error?.description).toMatch(/^[A-Z].+\.$/);
 	expect(result.error?.context?.itemIndex).toBe(itemIndex);
 }
 
@@ -194,7 +196,7 @@ describe('several items', () => {
 		expect(result.status).toBe('success');
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(result.json[0].content).toBe('first');
-		expect(result.json[1].error).toMatch(/^Invalid "Text" in item 1: it is empty/);
+		expect(result.json[1]).toMatchObject({ error: "Invalid 'Text': it is empty [item 1]", description: 'Enter 1 to 4000 characters.' });
 		expect(result.json[2].content).toBe('third');
 		expect(await messagesOf(suite.sb, conversation.id)).toHaveLength(2);
 	});

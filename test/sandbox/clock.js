@@ -58,7 +58,7 @@ function createTimers() {
 		},
 		/** Resolves after ms; never resolves once the sandbox is closed. */
 		sleep(ms) {
-			return new Promise((resolve) => this.after(ms, resolve));
+			return new Promise((resolve) => this.after(ms, () => resolve(undefined)));
 		},
 		clearAll() {
 			closed = true;

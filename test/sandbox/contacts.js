@@ -5,7 +5,6 @@
 const { badRequest } = require('./errors');
 const { requireObject, requiredString, optionalString } = require('./validate');
 const { LEAD_STATUSES } = require('./store');
-const { iso } = require('./clock');
 const serialize = require('./serialize');
 
 /** Optional string fields and their limits in code points (api.md §8). */
@@ -47,41 +46,58 @@ function parseContactBody(rawBody) {
 	return { name, fields };
 }
 
-/** Precomputed search keys, refreshed on every write (keeps 100k scans cheap). */
+/**
+ * Lower-cased / digits-only search keys, computed at the first search after a
+ * write (seeding 100k contacts stays cheap; later scans stay cheap too).
+ */
 function indexForSearch(contact) {
 	contact._name = contact.name.toLowerCase();
 	contact._email = contact.email.toLowerCase();
 	contact._company = contact.company.toLowerCase();
-	contact._digits = contact.phone.replace(/\D/g, '');
+	contact._digits = digitsOnly(contact.phone);
+}
+
+/** @param {string} text */
+function digitsOnly(text) {
+	let out = '';
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code >= 48 && code <= 57) out += text[i];
+	}
+	return out;
 }
 
 /**
- * Builds a stored contact record.
+ * Builds a stored contact record. All fields are set in one literal so every
+ * record shares one object shape (cheaper at 100k records). Times are kept as
+ * epoch ms only; serialize.js formats them.
  * @param {{ ids: any }} ctx @param {string} appId
  * @param {string} name @param {Record<string, string>} fields @param {number} at
  */
 function buildContact(ctx, appId, name, fields, at) {
+	const value = (field) => (fields[field] === undefined ? '' : fields[field]);
 	const contact = {
 		id: ctx.ids.next('ct_'),
 		app_id: appId,
 		name,
-		phone: '',
-		email: '',
-		company: '',
-		job_title: '',
-		lead_status: '',
-		lead_source: '',
-		address: '',
-		city: '',
-		country: '',
-		comment: '',
-		created_at: iso(at),
-		updated_at: iso(at),
+		phone: value('phone'),
+		email: value('email'),
+		company: value('company'),
+		job_title: value('job_title'),
+		lead_status: value('lead_status'),
+		lead_source: value('lead_source'),
+		address: value('address'),
+		city: value('city'),
+		country: value('country'),
+		comment: value('comment'),
 		_c: at,
 		_u: at,
+		/** @type {string | null} null until indexForSearch */
+		_name: null,
+		_email: '',
+		_company: '',
+		_digits: '',
 	};
-	for (const field of FIELD_NAMES) if (fields[field] !== undefined) contact[field] = fields[field];
-	indexForSearch(contact);
 	return contact;
 }
 
@@ -97,17 +113,16 @@ function createContact(ctx, ws, { name, fields }) {
 	return contact;
 }
 
-/** @param {any} contact @param {number} at */
+/** A write: new updated_at, search keys recomputed on demand. @param {any} contact @param {number} at */
 function touch(contact, at) {
 	contact._u = at;
-	contact.updated_at = iso(at);
+	contact._name = null;
 }
 
 function updateContact(ctx, ws, contact, { name, fields }) {
 	contact.name = name;
 	for (const field of FIELD_NAMES) if (fields[field] !== undefined) contact[field] = fields[field];
 	touch(contact, ctx.clock.now());
-	indexForSearch(contact);
 	ctx.events.emit(ws, 'contact.updated', serialize.contact(contact));
 }
 
@@ -138,7 +153,6 @@ function mergeContacts(ctx, ws, rawBody) {
 	}
 	ws.contacts.delete(secondary);
 	touch(primary, ctx.clock.now());
-	indexForSearch(primary);
 	ctx.events.emit(ws, 'contact.updated', serialize.contact(primary));
 	return primary;
 }
@@ -152,14 +166,12 @@ function mergeContacts(ctx, ws, rawBody) {
 function contactFilter(search, leadStatus) {
 	const needle = search.toLowerCase();
 	const digits = search.replace(/\D/g, '');
-	const matchesSearch =
-		needle === ''
-			? () => true
-			: (c) =>
-					c._name.includes(needle) ||
-					c._email.includes(needle) ||
-					c._company.includes(needle) ||
-					(digits !== '' && c._digits.includes(digits));
+	/** @param {any} c */
+	const matchesSearch = (c) => {
+		if (needle === '') return true;
+		if (c._name === null) indexForSearch(c);
+		return c._name.includes(needle) || c._email.includes(needle) || c._company.includes(needle) || (digits !== '' && c._digits.includes(digits));
+	};
 	if (leadStatus === undefined) return matchesSearch;
 	return (c) => c.lead_status === leadStatus && matchesSearch(c);
 }

@@ -97,6 +97,7 @@ class Faults {
 		const { reset_rate: resetRate, error_rate: errorRate, error_status: status } = this.settings;
 		if (resetRate <= 0 && errorRate <= 0) return null;
 		const roll = Math.random();
+		/** @type {'reset' | 'error' | null} */
 		let kind = null;
 		if (roll < resetRate) kind = 'reset';
 		else if (roll < resetRate + errorRate) kind = 'error';

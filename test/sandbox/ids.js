@@ -8,6 +8,7 @@ const crypto = require('node:crypto');
 // comparing them character by character in base62: the "then id desc" tiebreak
 // of contract.md §2 is plain string comparison.
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE62_CODES = Buffer.from(BASE62, 'latin1');
 const ID_LENGTH = 20;
 const POOL_BYTES = 64 * 1024;
 // 248 = 4 * 62: bytes at or above it are skipped so every character is uniform.
@@ -26,17 +27,20 @@ function createIdFactory() {
 
 	/** @param {number} length */
 	function base62(length) {
-		let out = '';
-		while (out.length < length) {
+		// Filled byte by byte and decoded once: bulk seeding makes 100k+ ids,
+		// and one small buffer per id is far cheaper than string appends.
+		const out = Buffer.allocUnsafe(length);
+		let filled = 0;
+		while (filled < length) {
 			if (position >= pool.length) {
-				// One large read instead of one per id: bulk seeding makes 100k+ ids.
+				// One large read instead of one per id.
 				pool = crypto.randomBytes(POOL_BYTES);
 				position = 0;
 			}
 			const byte = pool[position++];
-			if (byte < UNBIASED_LIMIT) out += BASE62[byte % 62];
+			if (byte < UNBIASED_LIMIT) out[filled++] = BASE62_CODES[byte % 62];
 		}
-		return out;
+		return out.toString('latin1');
 	}
 
 	return { next: (prefix) => prefix + base62(ID_LENGTH), base62 };

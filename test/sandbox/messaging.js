@@ -5,7 +5,6 @@
 
 const { badRequest } = require('./errors');
 const { SortedList } = require('./collection');
-const { iso } = require('./clock');
 const serialize = require('./serialize');
 
 /**
@@ -50,9 +49,8 @@ function buildMessage(ctx, conversation, at, fields) {
 		content: fields.content,
 		message_type: fields.message_type,
 		send_state: fields.send_state,
-		created_at: iso(at),
-		updated_at: iso(at),
 		_c: at,
+		_u: at,
 		as_system: fields.as_system === true,
 		reply_to_message_id: fields.reply_to_message_id || null,
 		requested_from_user_id: fields.requested_from_user_id || null,
@@ -92,7 +90,6 @@ function bumpConversation(ws, conversation, at) {
 	if (at <= conversation._u) return;
 	ws.conversations.reorder(conversation, () => {
 		conversation._u = at;
-		conversation.updated_at = iso(at);
 	});
 }
 
@@ -200,7 +197,7 @@ function sendOutbound(ctx, ws, target, payload) {
 	ctx.timers.after(delay, () => {
 		if (message.send_state !== 'pending') return;
 		message.send_state = outcome;
-		message.updated_at = iso(ctx.clock.now());
+		message._u = ctx.clock.now();
 	});
 	return message;
 }

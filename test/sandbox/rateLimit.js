@@ -1,5 +1,6 @@
 'use strict';
-// Per-key token bucket (contract §3): `rate` tokens per second, burst `rate`,
+// Per-key token bucket (contract §3): `rate` tokens per second, burst `rate`
+// (at least 1, so fractional rates such as 0.2/s still let requests through),
 // one token per request. A monotonic clock keeps it immune to clock changes.
 
 const { monotonicMs } = require('./clock');
@@ -19,13 +20,14 @@ class RateLimiter {
 	take(keyId) {
 		const rate = this.getRate();
 		if (!(rate > 0)) return 0;
+		const capacity = Math.max(1, rate);
 		const now = monotonicMs();
 		let bucket = this.buckets.get(keyId);
 		if (!bucket) {
-			bucket = { tokens: rate, at: now };
+			bucket = { tokens: capacity, at: now };
 			this.buckets.set(keyId, bucket);
 		}
-		bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
+		bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.at) / 1000) * rate);
 		bucket.at = now;
 		if (bucket.tokens >= 1) {
 			bucket.tokens -= 1;

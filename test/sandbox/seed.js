@@ -6,7 +6,6 @@ const { createPrng } = require('./prng');
 const { badRequest } = require('./errors');
 const { buildContact } = require('./contacts');
 const { buildMessage, indexMessages } = require('./messaging');
-const { iso } = require('./clock');
 const { LEAD_STATUSES } = require('./store');
 const data = require('./seedData');
 
@@ -39,6 +38,8 @@ const BULK_LIMITS = Object.freeze({ contacts: 1_000_000, conversations: 200_000,
 
 /** "Müller" -> "muller": e-mail local parts stay ASCII. */
 const asciiSlug = (text) => text.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+/** Slugs computed once per name, not once per contact (bulk speed). */
+const SLUGS = new Map([...data.FIRST_NAMES, ...data.LAST_NAMES].map((name) => [name, asciiSlug(name)]));
 
 /** Realistic contact fields; `serial` keeps e-mail addresses unique. */
 function fakeContact(prng, serial) {
@@ -49,7 +50,7 @@ function fakeContact(prng, serial) {
 		name: `${first} ${last}`,
 		fields: {
 			phone: `+${prng.int(1, 49)} ${prng.int(100, 999)} ${prng.int(100_000, 9_999_999)}`,
-			email: `${asciiSlug(first)}.${asciiSlug(last)}${serial}@example.com`,
+			email: `${SLUGS.get(first)}.${SLUGS.get(last)}${serial}@example.com`,
 			company: prng.pick(data.COMPANIES),
 			job_title: prng.pick(data.JOB_TITLES),
 			lead_status: prng.pick(['', ...LEAD_STATUSES]),
@@ -86,7 +87,6 @@ function conversationMessages(ctx, prng, conversation, start, count, plan) {
 		);
 	}
 	conversation._u = at;
-	conversation.updated_at = iso(at);
 	return messages;
 }
 

@@ -1,7 +1,10 @@
 'use strict';
 // Public resource shapes (api.md §2, contract.md §6). Records carry internal
 // fields (prefixed "_" or not public, like a contact's comment); only these
-// functions decide what a client sees.
+// functions decide what a client sees. Records keep times as epoch ms
+// (`_c` created, `_u` updated); the ISO 8601 strings are made here.
+
+const { iso } = require('./clock');
 
 /** @param {any} c */
 function contact(c) {
@@ -18,8 +21,8 @@ function contact(c) {
 		address: c.address,
 		city: c.city,
 		country: c.country,
-		created_at: c.created_at,
-		updated_at: c.updated_at,
+		created_at: iso(c._c),
+		updated_at: iso(c._u),
 	};
 }
 
@@ -33,8 +36,8 @@ function conversation(c) {
 		external_id: c.external_id,
 		customer_id: c.customer_id,
 		status: c.status,
-		created_at: c.created_at,
-		updated_at: c.updated_at,
+		created_at: iso(c._c),
+		updated_at: iso(c._u),
 	};
 }
 
@@ -53,8 +56,8 @@ function message(m) {
 		content: m.content,
 		message_type: m.message_type,
 		send_state: m.send_state,
-		created_at: m.created_at,
-		updated_at: m.updated_at,
+		created_at: iso(m._c),
+		updated_at: iso(m._u),
 	};
 }
 
@@ -83,7 +86,7 @@ function channel(ch) {
 		phone_number: ch.phone_number,
 		email: ch.email,
 		is_active: ch.is_active,
-		created_at: ch.created_at,
+		created_at: iso(ch._c),
 	};
 }
 
@@ -96,7 +99,7 @@ function webhook(w) {
 		events: w.events.slice(),
 		description: w.description,
 		is_active: w.is_active,
-		created_at: w.created_at,
+		created_at: iso(w._c),
 	};
 }
 

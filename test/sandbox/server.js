@@ -42,6 +42,8 @@ function buildServer(ctx) {
 		bodyLimit: JSON_BODY_LIMIT,
 		// close() must not wait for clients' idle keep-alive connections.
 		forceCloseConnections: true,
+		// Requests racing close() get the normal pipeline, never Fastify's own 503 body.
+		return503OnClosing: false,
 		routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
 		frameworkErrors: errorHandler,
 		clientErrorHandler,

@@ -3,7 +3,7 @@
 // contacts, conversations, messages and webhooks) and API keys.
 
 const crypto = require('node:crypto');
-const { Collection, SortedList } = require('./collection');
+const { Collection } = require('./collection');
 const { iso } = require('./clock');
 const { newKeySecret } = require('./ids');
 
@@ -36,8 +36,8 @@ const sha256 = (text) => crypto.createHash('sha256').update(text).digest();
  * @property {Collection<any>} contacts
  * @property {Collection<any>} conversations  ordered by updated_at
  * @property {Collection<any>} messages
- * @property {Map<string, SortedList<any>>} messagesByConversation
- * @property {Map<string, SortedList<any>>} messagesBySession
+ * @property {Map<string, import('./collection').SortedList<any>>} messagesByConversation
+ * @property {Map<string, import('./collection').SortedList<any>>} messagesBySession
  * @property {Map<string, any>} messagesByRequestId  idempotency index (contract §4)
  * @property {Collection<any>} webhooks
  */
@@ -158,7 +158,6 @@ class Store {
 			phone_number: input.phone_number ?? defaults.phone_number,
 			email: input.email ?? defaults.email,
 			is_active: input.is_active ?? true,
-			created_at: iso(at),
 			_c: at,
 		};
 		ws.channels.add(channel);
@@ -179,8 +178,6 @@ class Store {
 			external_id: external_id ?? conversationExternalId(channel.type, customer, this.ids.base62(10)),
 			customer_id: customer.id,
 			status,
-			created_at: iso(at),
-			updated_at: iso(at),
 			_c: at,
 			_u: at,
 			// Current message session (see messaging.js).

@@ -32,13 +32,13 @@ function resourceLocator(
 }
 
 export const conversationLocator = (name = 'conversationId', displayName = 'Conversation'): INodeProperties =>
-	resourceLocator(name, displayName, 'searchConversations', 'conv_…', 'The conversation to use');
+	resourceLocator(name, displayName, 'searchConversations', 'e.g. conv_7Hq2mX9aLp4RtV0bN3cK', 'The conversation to use');
 
 export const contactLocator = (name = 'contactId', displayName = 'Contact'): INodeProperties =>
-	resourceLocator(name, displayName, 'searchContacts', 'ct_…', 'The contact to use');
+	resourceLocator(name, displayName, 'searchContacts', 'e.g. ct_4fK8sQ2nWz7LbR1mT9xY', 'The contact to use');
 
 export const channelLocator = (name = 'channelId', displayName = 'Channel'): INodeProperties =>
-	resourceLocator(name, displayName, 'searchChannels', 'ch_…', 'The channel to use');
+	resourceLocator(name, displayName, 'searchChannels', 'e.g. ch_9TbW3kLx0QmZ5rN2vP8s', 'The channel to use');
 
 /** Return All / Limit of every Get Many operation. */
 export const returnAllOrLimit: INodeProperties[] = [
@@ -73,23 +73,26 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 }
 
 /** Options shared by every send operation (api.md §4 attribution rules). */
-export const sendOptions: INodeProperties[] = [
+const sendOptions: INodeProperties[] = [
 	{
 		displayName: 'Client Request ID',
 		name: 'clientRequestId',
 		type: 'string',
 		default: '',
+		placeholder: 'e.g. order-1042-confirmation',
 		description:
-			"Idempotency key: a second send with the same key returns the first message instead of sending again. Leave empty to derive it from the execution, the node and the item, so that a retry of the same execution never sends twice. Set it to an upstream record's ID (expression) to send once per record across executions.",
+			"Key that makes the send happen only once: a second send with the same key returns the first message instead of sending again. Leave empty to derive it from the execution, the node and the item, so that a retry of the same execution never sends twice. Set it to an upstream record's ID (expression) to send once per record across executions.",
 	},
 	{
 		displayName: 'From User ID',
 		name: 'fromUserId',
 		type: 'string',
 		default: '',
-		placeholder: 'usr_…',
+		placeholder: 'e.g. usr_2LmQ8vX4kT0bR7nW5cZp',
 		description:
-			'ID of the agent or owner of the workspace the message is attributed to. Ignored when Send As System is on. When empty, the message is attributed to the user who created the API key.',
+			"ID of the agent or owner of the workspace the message is attributed to. When empty, the message is attributed to the user who created the API key. Hidden and not sent when 'Send As System' is on: Send As System wins over From User ID.",
+		// Send As System takes precedence (api.md §4 attribution rule 2), so the
+		// field is hidden while it is on; readSendFields drops a stored value too.
 		displayOptions: { hide: { sendAsSystem: [true] } },
 	},
 	{
@@ -97,7 +100,7 @@ export const sendOptions: INodeProperties[] = [
 		name: 'replyToMessageId',
 		type: 'string',
 		default: '',
-		placeholder: 'msg_…',
+		placeholder: 'e.g. msg_6YpR1dK9sV3mB8qX0tNw',
 		description: 'ID of a message of the same conversation that this message answers',
 	},
 	{
@@ -106,11 +109,21 @@ export const sendOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to attribute the message to the workspace System (no read receipts). Takes precedence over From User ID.',
+			"Whether to attribute the message to the workspace System (no read receipts). Send As System wins over From User ID: with it on, 'From User ID' is hidden and not sent.",
 	},
 ];
 
-/** The send options plus an operation's own, in the alphabetical order n8n lists them. */
-export function sendOptionsWith(extra: INodeProperties[]): INodeProperties[] {
-	return [...sendOptions, ...extra].sort((a, b) => a.displayName.localeCompare(b.displayName));
+/**
+ * The Options collection of a send: the send options plus the operation's
+ * own, in the alphabetical order n8n lists them.
+ */
+export function sendOptionsCollection(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...sendOptions, ...extra].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
 }

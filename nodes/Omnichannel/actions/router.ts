@@ -2,6 +2,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { currentRunIndex } from '../helpers/idempotency';
+import { applySimplify } from '../helpers/simplify';
+import type { SimplifiedRecord } from '../helpers/simplify';
 import { MAX_CONCURRENT_REQUESTS } from '../transport';
 import * as channel from './channel';
 import * as contact from './contact';
@@ -30,6 +32,13 @@ const resources: Record<string, Record<string, OperationModule | undefined> | un
 		sendDocument: message.sendDocument,
 		sendLocation: message.sendLocation,
 	},
+};
+
+/** The record every operation of a resource outputs, where Simplify applies (channels and identities are narrow). */
+const outputRecords: Record<string, SimplifiedRecord | undefined> = {
+	contact: 'contact',
+	conversation: 'conversation',
+	message: 'message',
 };
 
 /**
@@ -83,7 +92,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const selected = resources[resource]?.[operation];
 	if (!selected) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(this.getNode(), `The operation '${operation}' of resource '${resource}' is not supported`, {
+			description: "Choose one of the operations listed under 'Operation' for this resource.",
+		});
 	}
 	const run = runContext(this);
 	const continueOnFail = this.continueOnFail();
@@ -92,7 +103,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			calls[itemIndex] = await selected.execute.call(this, itemIndex, run);
+			const call = await selected.execute.call(this, itemIndex, run);
+			calls[itemIndex] = applySimplify(this, itemIndex, outputRecords[resource], call);
 		} catch (error) {
 			const failure = itemError(this, error, itemIndex);
 			if (!continueOnFail) throw failure;

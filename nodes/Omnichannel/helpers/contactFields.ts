@@ -17,23 +17,39 @@ interface ContactField {
 	api: string;
 	max?: number;
 	description: string;
+	/** An example value, shown as "e.g. …". */
+	example: string;
 }
 
 const FIELDS: ContactField[] = [
-	{ displayName: 'Address', name: 'address', api: 'address', max: 500, description: 'Postal address' },
-	{ displayName: 'City', name: 'city', api: 'city', max: 100, description: 'City' },
+	{
+		displayName: 'Address',
+		name: 'address',
+		api: 'address',
+		max: 500,
+		description: 'Postal address',
+		example: 'Alexanderplatz 1, 10178 Berlin',
+	},
+	{ displayName: 'City', name: 'city', api: 'city', max: 100, description: 'City', example: 'Berlin' },
 	{
 		displayName: 'Comment',
 		name: 'comment',
 		api: 'comment',
 		description: 'Internal note; stored but not returned with the contact',
+		example: 'Prefers WhatsApp',
 	},
-	{ displayName: 'Company', name: 'company', api: 'company', max: 200, description: 'Company name' },
-	{ displayName: 'Country', name: 'country', api: 'country', max: 100, description: 'Country' },
-	{ displayName: 'Email', name: 'email', api: 'email', max: 200, description: 'Email address' },
-	{ displayName: 'Job Title', name: 'jobTitle', api: 'job_title', max: 200, description: 'Job title' },
-	{ displayName: 'Lead Source', name: 'leadSource', api: 'lead_source', description: 'Where the lead came from' },
-	{ displayName: 'Phone', name: 'phone', api: 'phone', max: 50, description: 'Phone number' },
+	{ displayName: 'Company', name: 'company', api: 'company', max: 200, description: 'Company name', example: 'Acme Inc.' },
+	{ displayName: 'Country', name: 'country', api: 'country', max: 100, description: 'Country', example: 'Germany' },
+	{ displayName: 'Email', name: 'email', api: 'email', max: 200, description: 'Email address', example: 'nathan@example.com' },
+	{ displayName: 'Job Title', name: 'jobTitle', api: 'job_title', max: 200, description: 'Job title', example: 'Head of Sales' },
+	{
+		displayName: 'Lead Source',
+		name: 'leadSource',
+		api: 'lead_source',
+		description: 'Where the lead came from',
+		example: 'Website',
+	},
+	{ displayName: 'Phone', name: 'phone', api: 'phone', max: 50, description: 'Phone number', example: '+49 30 1234567' },
 ];
 
 export const leadStatusOptions = [
@@ -50,6 +66,7 @@ export const nameProperty: INodeProperties = {
 	name: 'name',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. Nathan Smith',
 	description: `Full name, 1 to ${MAX_NAME_LENGTH} characters`,
 };
 
@@ -63,6 +80,7 @@ export function contactFieldOptions(withName: boolean): INodeProperties[] {
 		name: field.name,
 		type: 'string',
 		default: '',
+		placeholder: `e.g. ${field.example}`,
 		description: field.max ? `${field.description}, up to ${field.max} characters` : field.description,
 	}));
 	fields.push({

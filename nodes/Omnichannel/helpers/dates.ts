@@ -3,6 +3,7 @@ import type { ItemValidator } from './validation';
 const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const WALL_CLOCK = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
+const DATE_FIX = 'Pick a date, or use an expression that returns a date and time such as 2026-06-01T09:30:00.';
 
 /** Milliseconds that `timeZone` is ahead of UTC at the instant `epochMs`. */
 function zoneOffset(epochMs: number, timeZone: string): number {
@@ -60,7 +61,7 @@ export function toUnixSeconds(
 		else if (WALL_CLOCK.test(text) && !HAS_ZONE.test(text)) epochMs = wallClockToEpoch(text, timeZone);
 		else epochMs = Date.parse(text);
 	}
-	if (!Number.isFinite(epochMs)) validator.fail(field, 'expected a date and time, such as 2026-06-01T09:30:00');
-	if (epochMs < 0) validator.fail(field, 'it is before 1970');
+	if (!Number.isFinite(epochMs)) validator.fail(field, 'expected a date and time', DATE_FIX);
+	if (epochMs < 0) validator.fail(field, 'it is before 1970', 'Pick a date on or after 1 January 1970.');
 	return Math.floor(epochMs / 1000);
 }

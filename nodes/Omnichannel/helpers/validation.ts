@@ -2,8 +2,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 /**
- * Checks that run before any request, so a bad item costs nothing and the
- * message names the field (by its display name) and the item.
+ * Checks that run before any request, so a bad item costs nothing. A failure
+ * names the field (by its display name, in single quotes) and the item, and
+ * its description says how to fix it: a person and an AI agent using the
+ * node as a tool both read "what is wrong" and "what to do".
  */
 export class ItemValidator {
 	constructor(
@@ -11,19 +13,20 @@ export class ItemValidator {
 		readonly itemIndex: number,
 	) {}
 
-	fail(field: string, problem: string, description?: string): never {
-		throw new NodeOperationError(this.node, `Invalid "${field}" in item ${this.itemIndex}: ${problem}`, {
+	fail(field: string, problem: string, howToFix: string): never {
+		throw new NodeOperationError(this.node, `Invalid '${field}': ${problem} [item ${this.itemIndex}]`, {
 			itemIndex: this.itemIndex,
-			description,
+			description: howToFix,
 		});
 	}
 
 	/** Lengths are counted in Unicode code points, as the API does (contract.md §4). */
 	text(field: string, value: unknown, min: number, max: number): string {
-		if (typeof value !== 'string') this.fail(field, `expected text, got ${describe(value)}`);
+		const fix = `Enter ${lengthRange(min, max)}.`;
+		if (typeof value !== 'string') this.fail(field, `expected text, got ${describe(value)}`, fix);
 		const length = codePointLength(value);
-		if (length < min) this.fail(field, min === 1 ? 'it is empty' : `it needs at least ${min} characters`);
-		if (length > max) this.fail(field, `it has ${length} characters; the most allowed is ${max}`);
+		if (length < min) this.fail(field, min === 1 ? 'it is empty' : `it needs at least ${min} characters`, fix);
+		if (length > max) this.fail(field, `it has ${length} characters; the most allowed is ${max}`, fix);
 		return value;
 	}
 
@@ -35,20 +38,35 @@ export class ItemValidator {
 	}
 
 	number(field: string, value: unknown, min: number, max: number): number {
+		const fix = `Enter ${numberRange(min, max)}.`;
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isFinite(number)) {
-			this.fail(field, `expected a number, got ${describe(value)}`);
+			this.fail(field, `expected a number, got ${describe(value)}`, fix);
 		}
-		if (number < min || number > max) this.fail(field, `${number} is outside ${min} to ${max}`);
+		if (number < min || number > max) this.fail(field, `${number} is out of range`, fix);
 		return number;
 	}
 
 	oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
 		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-			this.fail(field, `${describe(value)} is not one of ${allowed.map((option) => `"${option}"`).join(', ')}`);
+			this.fail(
+				field,
+				`${describe(value)} is not one of ${allowed.map((option) => `"${option}"`).join(', ')}`,
+				'Choose a value from the list, or make the expression return one of those values exactly.',
+			);
 		}
 		return value as T;
 	}
+}
+
+/** "1 to 200 characters", or "at least 1 character" when there is no real upper limit. */
+function lengthRange(min: number, max: number): string {
+	if (max >= Number.MAX_SAFE_INTEGER) return min === 0 ? 'text' : `at least ${min} character${min === 1 ? '' : 's'}`;
+	return min === 0 ? `at most ${max} characters` : `${min} to ${max} characters`;
+}
+
+function numberRange(min: number, max: number): string {
+	return max >= Number.MAX_SAFE_INTEGER ? `a number of at least ${min}` : `a number from ${min} to ${max}`;
 }
 
 export function codePointLength(value: string): number {

@@ -73,13 +73,13 @@ function explainStatus(status: number, body: unknown, call: FailedCall): Explana
 	if (status === 404) {
 		return {
 			message: `The ${describeRecord(call.endpoint)} was not found`,
-			description: `${route} answered 404: it does not exist in the API key's workspace (a merged contact no longer exists).`,
+			description: `${route} answered 404: it does not exist in the API key's workspace (a merged contact no longer exists). Check the ID, or pick the record from the list.`,
 		};
 	}
 	if (status === 413) {
 		return {
 			message: 'The file is too large for the Omnichannel API',
-			description: 'The largest accepted upload is 25 MiB.',
+			description: 'The largest accepted upload is 25 MiB. Send a smaller file, or share a link to it with Send Text.',
 		};
 	}
 	if (status === 429) {
@@ -87,7 +87,7 @@ function explainStatus(status: number, body: unknown, call: FailedCall): Explana
 		return {
 			message: `The Omnichannel API rate limit was still exceeded ${retried}${wait}`,
 			description:
-				'The key sends more than about 60 requests per second, possibly from other workflows or systems too. Lower "Max Requests Per Second" in the node options or spread the work over time.',
+				"The key sends more than about 60 requests per second, possibly from other workflows or systems too. Lower 'Max Requests Per Second' in the node's Request Options, or spread the work over time.",
 		};
 	}
 	if (status >= 500) {
@@ -98,7 +98,7 @@ function explainStatus(status: number, body: unknown, call: FailedCall): Explana
 	}
 	return {
 		message: `The Omnichannel API answered ${status}${apiText ? `: ${apiText}` : ''}`,
-		description: `${route} answered ${status}.`,
+		description: `${route} answered ${status}. Check the node's parameters for this item, or try again later.`,
 	};
 }
 

@@ -91,7 +91,11 @@ export async function apiRequest<T = IDataObject>(
 				throw new NodeApiError(
 					node,
 					{ reason: 'request failed' },
-					{ message: `The request to the Omnichannel API failed: ${redact(String((error as Error).message))}`, itemIndex },
+					{
+						message: `The request to the Omnichannel API failed: ${redact(String((error as Error).message))}`,
+						description: "Check the Base URL of the Omnichannel credential and that n8n can reach it, then run the node again.",
+						itemIndex,
+					},
 				);
 			}
 			const mayRetry = failure === 'notSent' || idempotent;

@@ -36,7 +36,6 @@ class N8n extends N8nProcess {
 	constructor(options) {
 		super(options);
 		this.api = new N8nApi(this.baseUrl);
-		this.owner = null;
 	}
 
 	importCredentials(credentials) {
@@ -55,7 +54,6 @@ class N8n extends N8nProcess {
 	async setupOwnerAndApiKey(owner = DEFAULT_OWNER) {
 		await this.api.setupOwner(owner);
 		await this.api.createApiKey();
-		this.owner = owner;
 		return { email: owner.email, password: owner.password };
 	}
 

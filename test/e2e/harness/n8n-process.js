@@ -46,11 +46,12 @@ function baseEnv({ userFolder, port, encryptionKey, install, extra }) {
 	return env;
 }
 
-// Servers still running when this process exits (a crashed test, an uncaught
-// error in the demo) are killed with it rather than left behind.
-const runningServers = new Set();
+// Every n8n process runs in its own process group, so that stopping it also
+// ends the task runner it spawns. Groups still alive when this process exits
+// (a crashed test, Ctrl-C during the demo's start) are killed with it.
+const liveGroups = new Set();
 process.once('exit', () => {
-	for (const child of runningServers) killGroup(child, 'SIGKILL');
+	for (const child of liveGroups) killGroup(child, 'SIGKILL');
 });
 
 function killGroup(child, signal) {
@@ -59,6 +60,24 @@ function killGroup(child, signal) {
 	} catch (error) {
 		if (error.code !== 'ESRCH') throw error;
 	}
+}
+
+function spawnGroup(command, args, options) {
+	const child = spawn(command, args, { ...options, detached: true });
+	liveGroups.add(child);
+	child.once('exit', () => liveGroups.delete(child));
+	return child;
+}
+
+/**
+ * The user folder's encryption key, made once and kept in the folder: CLI
+ * imports encrypt credentials with it, and every later server or CLI run on
+ * the same folder (a benchmark reusing it, say) must decrypt with the same key.
+ */
+function encryptionKeyOf(userFolder) {
+	const file = path.join(userFolder, '.harness-encryption-key');
+	if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(24).toString('hex'), { mode: 0o600 });
+	return fs.readFileSync(file, 'utf8').trim();
 }
 
 /** Last `lines` lines of a log file, for error messages. */
@@ -85,9 +104,7 @@ class N8nProcess {
 		this.port = port;
 		this.install = install;
 		this.extraEnv = env;
-		// Fixed for the life of the user folder: CLI imports encrypt with it and
-		// the server decrypts with it.
-		this.encryptionKey = crypto.randomBytes(24).toString('hex');
+		this.encryptionKey = encryptionKeyOf(userFolder);
 		this.server = null;
 		this.logFile = path.join(userFolder, 'n8n-server.log');
 	}
@@ -109,15 +126,16 @@ class N8nProcess {
 		const logFile = path.join(this.userFolder, `n8n-cli-${args[0].replace(/\W+/g, '-')}.log`);
 		const env = await this.env();
 		return await new Promise((resolve, reject) => {
-			const child = spawn(this.install.nodeBin, [this.install.n8nBin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+			const child = spawnGroup(this.install.nodeBin, [this.install.n8nBin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 			const stdout = [];
 			const log = fs.createWriteStream(logFile);
 			child.stdout.on('data', (chunk) => stdout.push(chunk));
 			child.stderr.pipe(log);
-			const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+			const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
 			child.on('error', reject);
 			child.on('close', (code, signal) => {
 				clearTimeout(timer);
+				killGroup(child, 'SIGKILL');
 				const output = Buffer.concat(stdout).toString();
 				log.end(output);
 				if (code === 0) return resolve(output);
@@ -133,15 +151,11 @@ class N8nProcess {
 	async start() {
 		if (this.server) throw new Error('n8n server already running');
 		const out = fs.openSync(this.logFile, 'a');
-		// Own process group, so stop() also ends the task runner n8n spawns.
-		const child = spawn(this.install.nodeBin, [this.install.n8nBin, 'start'], {
+		const child = spawnGroup(this.install.nodeBin, [this.install.n8nBin, 'start'], {
 			env: await this.env(),
 			stdio: ['ignore', out, out],
-			detached: true,
 		});
 		fs.closeSync(out);
-		runningServers.add(child);
-		child.once('exit', () => runningServers.delete(child));
 		const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 		this.server = { child, exited };
 		let exitedEarly = null;

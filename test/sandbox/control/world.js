@@ -3,7 +3,7 @@
 // conversations, inbound customer messages and bulk seeding (sandbox.md).
 // Creations answer 200 (sandbox.md names no status; only revoke is a 204).
 
-const { badRequest, notFound } = require('../errors');
+const { badRequest, orNotFound } = require('../errors');
 const { requireObject, requiredString, optionalString, optionalBoolean, isAbsent } = require('../validate');
 const { CHANNEL_TYPES, CONVERSATION_STATUSES } = require('../store');
 const { createContact } = require('../contacts');
@@ -22,9 +22,7 @@ module.exports = (ctx) => {
 	/** `app_id` of the body, or the seeded workspace. */
 	const workspaceFor = (body) => {
 		if (isAbsent(body.app_id)) return ctx.store.workspace(ctx.primaryAppId);
-		const ws = ctx.store.workspace(body.app_id);
-		if (!ws) throw notFound('workspace not found');
-		return ws;
+		return orNotFound(ctx.store.workspace(body.app_id), 'workspace not found');
 	};
 
 	return [
@@ -42,8 +40,7 @@ module.exports = (ctx) => {
 			method: 'GET',
 			url: '/workspaces/:app_id',
 			handler: (req) => {
-				const ws = ctx.store.workspace(req.params.app_id);
-				if (!ws) throw notFound('workspace not found');
+				const ws = orNotFound(ctx.store.workspace(req.params.app_id), 'workspace not found');
 				return {
 					app_id: ws.app_id,
 					owner_user_id: ws.owner_user_id,
@@ -72,9 +69,7 @@ module.exports = (ctx) => {
 			method: 'POST',
 			url: '/keys/:key_id/revoke',
 			handler: (req, reply) => {
-				const record = ctx.store.keysById.get(req.params.key_id);
-				if (!record) throw notFound('key not found');
-				record.revoked = true;
+				orNotFound(ctx.store.keysById.get(req.params.key_id), 'key not found').revoked = true;
 				reply.code(204);
 				return undefined;
 			},
@@ -141,8 +136,7 @@ module.exports = (ctx) => {
 			url: '/inbound',
 			handler: (req) => {
 				const body = bodyOf(req);
-				const found = ctx.store.findConversation(requiredString(body, 'conversation_id'));
-				if (!found) throw notFound('conversation not found');
+				const found = orNotFound(ctx.store.findConversation(requiredString(body, 'conversation_id')), 'conversation not found');
 				const text = requiredString(body, 'text', { max: TEXT_MAX });
 				return serialize.message(receiveInbound(ctx, found.ws, found.conversation, text));
 			},

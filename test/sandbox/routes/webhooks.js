@@ -5,7 +5,6 @@ const { parsePaging, envelope, listView } = require('../pagination');
 const { requireObject, requiredString, optionalString } = require('../validate');
 const { badRequest, orNotFound } = require('../errors');
 const { newWebhookSecret } = require('../ids');
-const { iso } = require('../clock');
 const serialize = require('../serialize');
 
 const EVENT_KINDS = ['message.created', 'contact.created', 'contact.updated'];
@@ -59,7 +58,6 @@ module.exports = (ctx) => {
 					description,
 					is_active: true,
 					secret: newWebhookSecret(),
-					created_at: iso(at),
 					_c: at,
 				};
 				ws.webhooks.add(webhook);

@@ -118,8 +118,14 @@ class WebhookDeliverer {
 		if (this.log.length > MAX_RECORDED_ATTEMPTS * 1.1) this.log.splice(0, this.log.length - MAX_RECORDED_ATTEMPTS);
 	}
 
-	/** @param {Delivery} delivery @param {number} timestamp @returns {Promise<number | null>} */
-	post(delivery, timestamp) {
+	/**
+	 * One HTTP POST. A keep-alive socket that the receiver closed while idle
+	 * fails at once with a reset; that is not the receiver's answer, so the
+	 * request is repeated once on a fresh connection (as HTTP clients do).
+	 * @param {Delivery} delivery @param {number} timestamp @param {boolean} [freshOnly]
+	 * @returns {Promise<number | null>} HTTP status, or null when no answer came
+	 */
+	post(delivery, timestamp, freshOnly = false) {
 		return new Promise((resolve) => {
 			let url;
 			try {
@@ -147,12 +153,22 @@ class WebhookDeliverer {
 				this.inFlight.delete(request);
 				resolve(status);
 			};
-			const request = client.request(url, { method: 'POST', headers, agent: this.agents[url.protocol] }, (response) => {
+			const agent = freshOnly ? false : this.agents[url.protocol];
+			const request = client.request(url, { method: 'POST', headers, agent }, (response) => {
 				response.resume(); // the answer's body is not used
 				finish(response.statusCode ?? null);
 			});
 			this.inFlight.add(request);
-			request.on('error', () => finish(null));
+			request.on('error', () => {
+				if (!settled && !freshOnly && request.reusedSocket && !this.closed) {
+					settled = true;
+					this.timers.cancel(timer);
+					this.inFlight.delete(request);
+					resolve(this.post(delivery, timestamp, true));
+					return;
+				}
+				finish(null);
+			});
 			// No answer within 10 s is a failure (contract §7).
 			timer = this.timers.after(ACK_TIMEOUT_MS, () => {
 				request.destroy();

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List the connected channels of the workspace',
+				description: 'Retrieve a list of the channels connected to the workspace',
 				action: 'Get many channels',
 			},
 		],

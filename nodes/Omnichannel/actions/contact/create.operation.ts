@@ -3,12 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkName, contactBody, contactFieldOptions, nameProperty } from '../../helpers/contactFields';
 import { collection } from '../../helpers/parameters';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	{ ...nameProperty, required: true },
+	simplifyProperty('contact'),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requiredId } from '../../helpers/parameters';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { contactLocator } from '../common.descriptions';
@@ -9,6 +10,7 @@ import type { OperationExecute } from '../operation';
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, [
 	contactLocator(),
+	simplifyProperty('contact'),
 ]);
 
 export const execute: OperationExecute = async function (itemIndex, run) {

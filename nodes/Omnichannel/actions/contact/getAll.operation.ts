@@ -4,12 +4,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { LEAD_STATUSES, leadStatusOptions } from '../../helpers/contactFields';
 import { listCall } from '../../helpers/list';
 import { collection, optionalString } from '../../helpers/parameters';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { filtersCollection, returnAllOrLimit } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
+	simplifyProperty('contact'),
 	filtersCollection([
 		{
 			displayName: 'Lead Status',
@@ -24,6 +26,7 @@ const properties: INodeProperties[] = [
 			name: 'search',
 			type: 'string',
 			default: '',
+			placeholder: 'e.g. nathan',
 			description: 'Text found in the name, email, company or phone (case-insensitive)',
 		},
 	]),

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requiredId } from '../../helpers/parameters';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { contactLocator } from '../common.descriptions';
@@ -16,6 +17,7 @@ const properties: INodeProperties[] = [
 		...contactLocator('secondaryContactId', 'Secondary Contact'),
 		description: 'The contact merged into the primary one and then deleted',
 	},
+	simplifyProperty('contact'),
 ];
 
 export const description = updateDisplayOptions(
@@ -28,7 +30,7 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 	const primaryId = requiredId(this, validator, 'primaryContactId', 'Primary Contact');
 	const secondaryId = requiredId(this, validator, 'secondaryContactId', 'Secondary Contact');
 	if (primaryId === secondaryId) {
-		validator.fail('Secondary Contact', 'it is the same contact as Primary Contact');
+		validator.fail('Secondary Contact', "it is the same contact as 'Primary Contact'", 'Choose two different contacts.');
 	}
 	const request = { itemIndex, ...run.throttle };
 	return async () => {

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactBody, contactFieldOptions } from '../../helpers/contactFields';
 import { collection, requiredId } from '../../helpers/parameters';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { contactLocator } from '../common.descriptions';
@@ -10,6 +11,7 @@ import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	contactLocator(),
+	simplifyProperty('contact'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -31,7 +33,7 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 	const contactId = requiredId(this, validator, 'contactId', 'Contact');
 	const body = contactBody(validator, collection(this, itemIndex, 'updateFields'));
 	if (Object.keys(body).length === 0) {
-		validator.fail('Update Fields', 'no field to update was added');
+		validator.fail('Update Fields', 'no field to update was added', "Add at least one field under 'Update Fields'.");
 	}
 	const path = `/contacts/${encodeURIComponent(contactId)}`;
 	const request = { itemIndex, ...run.throttle };

@@ -4,12 +4,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { toUnixSeconds } from '../../helpers/dates';
 import { listCall } from '../../helpers/list';
 import { collection, optionalId } from '../../helpers/parameters';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { channelLocator, filtersCollection, returnAllOrLimit } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
+	simplifyProperty('conversation'),
 	filtersCollection([
 		{
 			...channelLocator(),

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List conversations, most recently active first',
+				description: 'Retrieve a list of conversations, most recently active first',
 				action: 'Get many conversations',
 			},
 		],

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get the workspace, mode and scopes of the API key in use',
+				description: 'Retrieve the workspace, mode and scopes of the API key in use',
 				action: 'Get the API key identity',
 			},
 		],

@@ -3,11 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listCall } from '../../helpers/list';
 import { collection, optionalId } from '../../helpers/parameters';
+import { simplifyProperty } from '../../helpers/simplify';
 import { conversationLocator, filtersCollection, returnAllOrLimit } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
+	simplifyProperty('message'),
 	filtersCollection([
 		{
 			...conversationLocator(),
@@ -19,7 +21,7 @@ const properties: INodeProperties[] = [
 			name: 'messageSessionId',
 			type: 'string',
 			default: '',
-			placeholder: 'ses_…',
+			placeholder: 'e.g. ses_3VtN7hB1qX9mK5wR2zLc',
 			description: 'Only messages of this message session',
 		},
 	]),

@@ -21,25 +21,25 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List messages, newest first',
+				description: 'Retrieve a list of messages, newest first',
 				action: 'Get many messages',
 			},
 			{
 				name: 'Send Audio',
 				value: 'sendAudio',
-				description: 'Send an audio file from a binary property into a conversation',
+				description: 'Send an audio file from an input binary field into a conversation',
 				action: 'Send an audio message',
 			},
 			{
 				name: 'Send Document',
 				value: 'sendDocument',
-				description: 'Send a file of any type from a binary property into a conversation',
+				description: 'Send a file of any type from an input binary field into a conversation',
 				action: 'Send a document message',
 			},
 			{
 				name: 'Send Image',
 				value: 'sendImage',
-				description: 'Send an image from a binary property into a conversation',
+				description: 'Send an image from an input binary field into a conversation',
 				action: 'Send an image message',
 			},
 			{
@@ -57,7 +57,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Send Video',
 				value: 'sendVideo',
-				description: 'Send a video from a binary property into a conversation',
+				description: 'Send a video from an input binary field into a conversation',
 				action: 'Send a video message',
 			},
 		],

@@ -5,8 +5,9 @@ import { buildMultipart } from '../../helpers/multipart';
 import { optionalString } from '../../helpers/parameters';
 import { readSendFields, sendCall } from '../../helpers/send';
 import type { SendFields } from '../../helpers/send';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { conversationLocator, sendOptionsWith } from '../common.descriptions';
+import { conversationLocator, sendOptionsCollection } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 export type MediaKind = 'image' | 'audio' | 'video' | 'document';
@@ -24,6 +25,14 @@ const MIME_FAMILY: Record<MediaKind, string | undefined> = {
 	document: undefined,
 };
 
+/** Placeholders of the file options. */
+const EXAMPLE_FILE: Record<MediaKind, { fileName: string; mimeType: string }> = {
+	image: { fileName: 'chart.png', mimeType: 'image/png' },
+	audio: { fileName: 'voice-note.ogg', mimeType: 'audio/ogg' },
+	video: { fileName: 'demo.mp4', mimeType: 'video/mp4' },
+	document: { fileName: 'invoice.pdf', mimeType: 'application/pdf' },
+};
+
 function fileOptions(kind: MediaKind): INodeProperties[] {
 	const options: INodeProperties[] = [
 		{
@@ -31,6 +40,7 @@ function fileOptions(kind: MediaKind): INodeProperties[] {
 			name: 'fileName',
 			type: 'string',
 			default: '',
+			placeholder: `e.g. ${EXAMPLE_FILE[kind].fileName}`,
 			description: "File name to send. Defaults to the binary file's name.",
 		},
 		{
@@ -38,7 +48,7 @@ function fileOptions(kind: MediaKind): INodeProperties[] {
 			name: 'mimeType',
 			type: 'string',
 			default: '',
-			placeholder: MIME_FAMILY[kind] ? `${MIME_FAMILY[kind]}…` : 'application/pdf',
+			placeholder: `e.g. ${EXAMPLE_FILE[kind].mimeType}`,
 			description: MIME_FAMILY[kind]
 				? `Content type to send, ${MIME_FAMILY[kind]}*. Defaults to the binary file's MIME type.`
 				: "Content type to send. Defaults to the binary file's MIME type.",
@@ -70,7 +80,11 @@ function knownSize(binary: IBinaryData): number | undefined {
 
 function checkSize(validator: ItemValidator, bytes: number | undefined): void {
 	if (bytes !== undefined && bytes > MAX_FILE_BYTES) {
-		validator.fail('Input Binary Field', `the file has ${bytes} bytes; the most the API accepts is 25 MiB (${MAX_FILE_BYTES} bytes)`);
+		validator.fail(
+			'Input Binary Field',
+			`the file has ${bytes} bytes; the most the API accepts is 25 MiB (${MAX_FILE_BYTES} bytes)`,
+			'Send a file of at most 25 MiB, for example a compressed copy, or share a link to the file with Send Text.',
+		);
 	}
 }
 
@@ -100,16 +114,10 @@ export function mediaOperation(kind: MediaKind, operation: string): {
 			default: 'data',
 			required: true,
 			hint: 'The name of the input binary field containing the file to be sent',
-			description: `Binary property of the input item that holds the ${kind}`,
+			description: `Name of the input item's binary field that holds the ${kind}`,
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: sendOptionsWith(fileOptions(kind)),
-		},
+		simplifyProperty('message'),
+		sendOptionsCollection(fileOptions(kind)),
 	]);
 
 	const execute: OperationExecute = async function (this: IExecuteFunctions, itemIndex, run) {
@@ -120,20 +128,24 @@ export function mediaOperation(kind: MediaKind, operation: string): {
 		if (binary === undefined) {
 			return validator.fail(
 				'Input Binary Field',
-				`the input item has no binary property "${property}"`,
-				'Add the file upstream (e.g. with Read/Write Files from Disk or an HTTP Request) or enter the name of the binary property that holds it.',
+				`the input item has no binary field "${property}"`,
+				'Add the file upstream (e.g. with Read/Write Files from Disk or an HTTP Request), or enter the name of the binary field that holds it.',
 			);
 		}
 		const mimeType = optionalString(options.mimeType) ?? binary.mimeType;
 		const family = MIME_FAMILY[kind];
 		if (!mimeType || !MIME_TYPE.test(mimeType.split(';')[0].trim())) {
-			validator.fail('MIME Type', `${mimeType ? `"${mimeType}"` : 'nothing'} is not a MIME type such as ${family ?? 'application/'}…`);
+			validator.fail(
+				'MIME Type',
+				`${mimeType ? `"${mimeType}"` : 'nothing'} is not a MIME type`,
+				`Set the 'MIME Type' option to the file's type, e.g. ${EXAMPLE_FILE[kind].mimeType}.`,
+			);
 		}
 		if (family && !mimeType.toLowerCase().startsWith(family)) {
 			validator.fail(
 				'MIME Type',
 				`"${mimeType}" is not a${kind === 'image' || kind === 'audio' ? 'n' : ''} ${kind} type (${family}*)`,
-				`Send ${label} needs a file of type ${family}*. Use Send Document for other files, or set the MIME Type option if the file's type was detected wrongly.`,
+				`Send ${label} needs a file of type ${family}*. Use Send Document for other files, or set the 'MIME Type' option if the file's type was detected wrongly.`,
 			);
 		}
 		const caption = kind === 'audio' ? undefined : optionalString(options.caption);

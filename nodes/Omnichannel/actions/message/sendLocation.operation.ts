@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalString } from '../../helpers/parameters';
 import { readSendFields, sendCall } from '../../helpers/send';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { conversationLocator, sendOptionsWith } from '../common.descriptions';
+import { conversationLocator, sendOptionsCollection } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
@@ -27,29 +28,25 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Longitude in degrees, -180 to 180',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: sendOptionsWith([
-			{
-				displayName: 'Address',
-				name: 'address',
-				type: 'string',
-				default: '',
-				description: 'Street address shown with the location',
-			},
-			{
-				displayName: 'Place Name',
-				name: 'placeName',
-				type: 'string',
-				default: '',
-				description: 'Name of the place shown with the location',
-			},
-		]),
-	},
+	simplifyProperty('message'),
+	sendOptionsCollection([
+		{
+			displayName: 'Address',
+			name: 'address',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Alexanderplatz 1, 10178 Berlin',
+			description: 'Street address shown with the location',
+		},
+		{
+			displayName: 'Place Name',
+			name: 'placeName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Head Office',
+			description: 'Name of the place shown with the location',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(

@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readSendFields, sendCall } from '../../helpers/send';
+import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { conversationLocator, sendOptions } from '../common.descriptions';
+import { conversationLocator, sendOptionsCollection } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 /** api.md §4, counted in code points (contract.md §4). */
@@ -18,16 +19,11 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,
+		placeholder: 'e.g. Thanks for your message! We will get back to you shortly.',
 		description: `The message, 1 to ${MAX_TEXT_LENGTH} characters`,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: sendOptions,
-	},
+	simplifyProperty('message'),
+	sendOptionsCollection(),
 ];
 
 export const description = updateDisplayOptions(

@@ -1,0 +1,91 @@
+'use strict';
+// A transparent relay between the sandbox's webhook sender and n8n. n8n is
+// told (WEBHOOK_URL) that its public address is the relay's, so our trigger
+// registers the relay's URL at the sandbox, and the bench registers the plain
+// Webhook node's URL the same way. The relay forwards every delivery byte for
+// byte (the signature covers the body, which is untouched) and notes when
+// n8n acknowledged it. That gives the bench:
+// - exact acknowledgement times, instead of polling the sandbox's log;
+// - a closed feed loop: the sandbox sends each event the moment it exists and
+//   has no concurrency bound, and n8n on 2 cores timed out most of 200
+//   deliveries sent at once (both peers alike), so the feeder waits for an
+//   event's acknowledgement before creating the next (see feedWindowed).
+const http = require('http');
+
+/** The message an event is about: deliveries of message.created carry it in data.id. */
+function messageIdOf(body) {
+	try {
+		return JSON.parse(body.toString('utf8'))?.data?.id;
+	} catch {
+		return undefined;
+	}
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
+const forwardable = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+
+/** @param {number} targetPort n8n's port on 127.0.0.1 */
+async function startRelay(targetPort) {
+	const agent = new http.Agent({ keepAlive: true });
+	/** messageId -> resolvers waiting for its first 2xx */
+	const waiters = new Map();
+	const acknowledgedMessages = new Set();
+	let responses = [];
+
+	const settle = (body, status) => {
+		const at = Date.now();
+		responses.push({ at, status });
+		const messageId = messageIdOf(body);
+		if (status < 200 || status >= 300 || messageId === undefined || acknowledgedMessages.has(messageId)) return;
+		acknowledgedMessages.add(messageId);
+		for (const resolve of waiters.get(messageId) ?? []) resolve();
+		waiters.delete(messageId);
+	};
+
+	const server = http.createServer((request, response) => {
+		const chunks = [];
+		request.on('data', (chunk) => chunks.push(chunk));
+		request.on('error', () => response.destroy());
+		request.on('end', () => {
+			const body = Buffer.concat(chunks);
+			const options = { host: '127.0.0.1', port: targetPort, method: request.method, path: request.url, headers: forwardable(request.headers), agent };
+			const upstream = http.request(options, (answer) => {
+				const parts = [];
+				answer.on('data', (part) => parts.push(part));
+				answer.on('end', () => {
+					response.writeHead(answer.statusCode, forwardable(answer.headers));
+					response.end(Buffer.concat(parts));
+					settle(body, answer.statusCode);
+				});
+			});
+			upstream.on('error', () => {
+				response.writeHead(502);
+				response.end();
+				settle(body, 502);
+			});
+			upstream.end(body);
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+	return {
+		url: `http://127.0.0.1:${server.address().port}`,
+		/** Resolves when a delivery about `messageId` has been acknowledged (at once if it was). */
+		acknowledged(messageId) {
+			if (acknowledgedMessages.has(messageId)) return Promise.resolve();
+			return new Promise((resolve) => waiters.set(messageId, [...(waiters.get(messageId) ?? []), resolve]));
+		},
+		/** Every response n8n gave since the last reset: { at, status }. */
+		responses: () => responses,
+		reset() {
+			responses = [];
+		},
+		async close() {
+			agent.destroy();
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
+module.exports = { startRelay };
