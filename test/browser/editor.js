@@ -6,6 +6,14 @@
 const byTestId = (id) => `[data-test-id="${id}"]`;
 const exactly = (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
+/** A field's visible text: selects render it as text, inputs hold it as their value. */
+async function shownText(field) {
+	const text = (await field.innerText()).trim();
+	if (text) return text;
+	const input = field.locator('input').first();
+	return (await input.count()) > 0 ? await input.inputValue() : '';
+}
+
 class Editor {
 	/** @param {import('playwright-core').Page} page */
 	constructor(page, baseUrl) {
@@ -66,21 +74,22 @@ class Editor {
 		await this.testId('ndv').waitFor({ state: 'hidden' });
 	}
 
-	/** The labels of the parameters shown, top to bottom (the credential slot excluded). */
+	/** The labels of the parameters shown, top to bottom (the Settings tab's are hidden). */
 	async parameterLabels() {
-		const labels = this.page.locator(`${byTestId('node-parameters')} ${byTestId('input-label')} label`);
-		return (await labels.allInnerTexts()).map((text) => text.trim()).filter(Boolean);
+		// A label also holds its Fixed/Expression switch: its first text is the name.
+		const labels = this.page.locator(`${byTestId('node-parameters')} ${byTestId('input-label')}:visible label`);
+		return await labels.evaluateAll((elements) =>
+			elements.map((label) => label.querySelector('span')?.textContent.trim() ?? ''),
+		);
 	}
 
 	/** What a parameter shows: a dropdown's chosen option(s), a text field's value. */
 	async parameterText(name) {
-		const input = this.testId(`parameter-input-${name}`);
-		const text = (await input.innerText()).trim();
-		return text || (await input.locator('input').first().inputValue());
+		return await shownText(this.testId(`parameter-input-${name}`));
 	}
 
 	async credentialName() {
-		return (await this.testId('node-credentials-select').innerText()).trim();
+		return await shownText(this.testId('node-credentials-select'));
 	}
 
 	/** Opens a dropdown parameter and returns its options' names. */
