@@ -7,14 +7,17 @@
 //   npm run bench                                  all scenarios, 3 runs each
 //   BENCH_RUNS=1 npm run bench -- --only reads     one scenario, one run
 //   BENCH_SKIP_BUILD=1 ...                         use the dist/ already built
+//   BENCH_TARBALL=/path/pkg.tgz ...                measure that package instead
+//                                                  (a release, or a patch to compare)
 //
 // Writes bench/results.json and bench/RESULTS.md. The API key is sent to n8n
 // as a credential and never printed or written to the results.
 const { execFileSync } = require('child_process');
+const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { startN8n, N8N_VERSION } = require('../test/e2e/harness');
+const { startN8n, packRepo, ensureN8nInstall, N8N_VERSION } = require('../test/e2e/harness');
 const { parseOptions, SCENARIOS } = require('./lib/options');
 const { startSandboxProcess } = require('./lib/sandboxProcess');
 const { summariseRuns } = require('./lib/summary');
@@ -29,18 +32,18 @@ const scenarioModules = {
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 
 function build() {
-	if (process.env.BENCH_SKIP_BUILD === '1') return;
+	if (process.env.BENCH_SKIP_BUILD === '1' || process.env.BENCH_TARBALL) return;
 	log('npm run build');
 	execFileSync('npm', ['run', 'build'], { cwd: path.join(__dirname, '..'), stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
 }
 
-function machine(n8n) {
+function machine(install) {
 	return {
 		cpus: os.cpus().length,
 		cpu_model: os.cpus()[0]?.model?.trim() ?? 'unknown',
 		memory_gb: Math.round(os.totalmem() / 2 ** 30),
 		os: `${os.type()} ${os.release()}`,
-		n8n_node: execFileSync(n8n.install.nodeBin, ['--version']).toString().trim().replace(/^v/, ''),
+		n8n_node: execFileSync(install.nodeBin, ['--version']).toString().trim().replace(/^v/, ''),
 	};
 }
 
@@ -64,30 +67,49 @@ function finish(result, runs) {
 	};
 }
 
+/**
+ * Every scenario prepares its own n8n user folder (`openN8n(options)`, options
+ * as the harness's startN8n), all with the same package: packed once here.
+ */
+async function withN8nFactory(fn) {
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pack-'));
+	const opened = [];
+	try {
+		const tarball = process.env.BENCH_TARBALL || packRepo(packDir);
+		const openN8n = async (options = {}) => {
+			const n8n = await startN8n({ start: false, tarball, ...options });
+			opened.push(n8n);
+			return n8n;
+		};
+		return await fn(openN8n, path.basename(tarball));
+	} finally {
+		for (const n8n of opened) await n8n.dispose();
+		fs.rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
 async function main() {
 	const { scenarios, runs } = parseOptions();
 	build();
 	log(`scenarios ${scenarios.join(', ')}; ${runs} run(s) each`);
 	const sandbox = await startSandboxProcess();
-	let n8n;
 	try {
-		n8n = await startN8n({ start: false });
-		const measured = {};
-		for (const name of scenarios) {
-			log(`--- ${name}`);
-			const context = { sandbox, n8n, runs, log };
-			try {
-				measured[name] = finish(await scenarioModules[name].run(context), runs);
-			} finally {
-				await sandbox.client.control('DELETE', '/faults');
+		await withN8nFactory(async (openN8n, packageFile) => {
+			const measured = {};
+			for (const name of scenarios) {
+				log(`--- ${name}`);
+				try {
+					measured[name] = { ...finish(await scenarioModules[name].run({ sandbox, openN8n, runs, log }), runs), package: packageFile };
+				} finally {
+					await sandbox.client.control('DELETE', '/faults');
+				}
+				for (const target of measured[name].targets) log(`${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.value}`);
 			}
-			for (const target of measured[name].targets) log(`${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.value}`);
-		}
-		const files = writeResults({ machine: machine(n8n), n8nVersion: N8N_VERSION, scenarios: measured, order: SCENARIOS });
-		process.stdout.write(`${files.text}\n`);
-		log(`wrote ${path.relative(process.cwd(), files.json)} and ${path.relative(process.cwd(), files.markdown)}`);
+			const files = writeResults({ machine: machine(ensureN8nInstall()), n8nVersion: N8N_VERSION, scenarios: measured, order: SCENARIOS });
+			process.stdout.write(`${files.text}\n`);
+			log(`wrote ${path.relative(process.cwd(), files.json)} and ${path.relative(process.cwd(), files.markdown)}`);
+		});
 	} finally {
-		await n8n?.dispose();
 		await sandbox.close();
 	}
 }

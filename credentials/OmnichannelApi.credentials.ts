@@ -27,8 +27,8 @@ export class OmnichannelApi implements ICredentialType {
 			type: 'string',
 			default: 'https://app.omnichannel.example/api/public/v1',
 			required: true,
-			placeholder: 'https://app.omnichannel.example/api/public/v1',
-			description: 'Address of the public API. It must end in /api/public/v1.',
+			placeholder: 'e.g. https://app.omnichannel.example/api/public/v1',
+			description: 'Address of the public API, ending in /api/public/v1',
 		},
 		{
 			displayName: 'API Key',
@@ -37,8 +37,8 @@ export class OmnichannelApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			placeholder: 'svc_live_…',
-			hint: 'Create a key in the dashboard under Developer → API keys. It looks like svc_live_<id>.<secret> or svc_test_<id>.<secret> and is shown only once.',
+			placeholder: 'e.g. svc_live_…',
+			hint: 'Create a key in the dashboard under Developer → API keys, with the scopes of the operations you use (see the documentation). It starts with svc_live_ or svc_test_ and is shown only once.',
 		},
 	];
 

@@ -70,7 +70,9 @@ async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {} 
 	try {
 		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 		log('installing the packed package into a fresh n8n user folder');
-		n8n = await startN8n({ userFolder, port: n8nPort, start: false });
+		// The schedules of the examples ("every day at 8:00") in the user's time zone, not n8n's default New York.
+		const env = { GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone };
+		n8n = await startN8n({ userFolder, port: n8nPort, env, start: false });
 		log('importing the credential and the example workflows');
 		await n8n.importCredentials([
 			omnichannelCredential({ ...DEMO_CREDENTIAL, baseUrl: sandbox.base_url, apiKey: sandbox.key }),

@@ -2,6 +2,8 @@
 // One measured `n8n execute` of a Manual Trigger -> node workflow: the
 // sandbox's request statistics around it, the measured node's own
 // executionTime and output, and the peak memory of the n8n process.
+const os = require('os');
+
 const { executeWorkflow, nodeRun } = require('./n8nExecute');
 const { MEASURED } = require('./workflows');
 
@@ -25,14 +27,26 @@ async function measureExecution({ n8n, sandbox }, workflowId) {
 	};
 }
 
-/** Runs `fn(runIndex, peer)` for every run and peer, alternating which peer goes first. */
-async function forEachRunAndPeer(runs, peers, fn) {
+/**
+ * Measures every peer `runs` times with `measure(peer, runIndex)`, which
+ * resolves to that run's metrics, and returns { [peer]: [metrics, ...] }.
+ * Each run also records the machine's 1-minute load average before it
+ * started: other work on a 2-core machine shows up in every figure.
+ */
+async function measureRuns({ runs, log }, scenario, peers, measure) {
+	const results = Object.fromEntries(peers.map((peer) => [peer, []]));
 	for (let runIndex = 0; runIndex < runs; runIndex++) {
-		// Alternating the order keeps a warm disk cache or a slow first run
-		// from always favouring the same peer.
+		// Alternating the order keeps a warm cache or a slow first run from
+		// always favouring the same peer.
 		const order = runIndex % 2 === 0 ? peers : [...peers].reverse();
-		for (const peer of order) await fn(runIndex, peer);
+		for (const peer of order) {
+			const loadAverage = os.loadavg()[0];
+			const metrics = { ...(await measure(peer, runIndex)), loadAverage };
+			results[peer].push(metrics);
+			log(`${scenario} run ${runIndex + 1}/${runs} ${peer}: ${JSON.stringify(metrics)}`);
+		}
 	}
+	return results;
 }
 
-module.exports = { measureExecution, forEachRunAndPeer };
+module.exports = { measureExecution, measureRuns };

@@ -30,10 +30,12 @@ function cell(summary, digits) {
 
 function scenarioMarkdown(id, scenario) {
 	const { columns } = scenario;
+	const loads = Object.values(scenario.peers).flatMap((peer) => peer.runs.map((run) => run.loadAverage));
 	const lines = [
 		`### ${scenario.title}`,
 		'',
-		`${scenario.runs} run(s) per peer, measured ${scenario.measured_at}. Cells: median (min–max).`,
+		`${scenario.runs} run(s) per peer, measured ${scenario.measured_at}, peers alternating. Cells: median (min–max). ` +
+			`Machine load (1-minute average) before the runs: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}.`,
 		'',
 		`| Peer | ${columns.map((c) => c.label).join(' | ')} |`,
 		`|---|${columns.map(() => '---:').join('|')}|`,

@@ -3,7 +3,7 @@
 // node's built-in pagination (page/per_page 500 until has_next is false).
 // A workspace of its own holds exactly the 100,000 contacts, so both must
 // make exactly 200 requests.
-const { measureExecution, forEachRunAndPeer } = require('../lib/measure');
+const { measureExecution, measureRuns } = require('../lib/measure');
 const wf = require('../lib/workflows');
 
 const CONTACTS = 100_000;
@@ -79,12 +79,9 @@ function targets(summary) {
 
 async function run(context) {
 	const workflows = await setUp(context);
-	const results = Object.fromEntries(Object.keys(PEERS).map((peer) => [peer, []]));
-	await forEachRunAndPeer(context.runs, Object.keys(PEERS), async (runIndex, peer) => {
-		const metrics = metricsOf(peer, await measureExecution(context, workflows[peer].id));
-		results[peer].push(metrics);
-		context.log(`reads run ${runIndex + 1}/${context.runs} ${peer}: ${JSON.stringify(metrics)}`);
-	});
+	const results = await measureRuns(context, 'reads', Object.keys(PEERS), async (peer) =>
+		metricsOf(peer, await measureExecution(context, workflows[peer].id)),
+	);
 	return {
 		title: `Return All of ${CONTACTS.toLocaleString('en-US')} contacts`,
 		setup: { contacts: CONTACTS, per_page: PER_PAGE, latency_ms: 100, rate_limit_per_second: RATE_LIMIT, ceiling_items_per_s: CEILING_ITEMS_PER_S },

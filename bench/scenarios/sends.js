@@ -4,7 +4,7 @@
 // conversation of its own, so what the sandbox stored there is exactly what
 // that run sent; each item's text is unique, so a text stored twice is a
 // duplicate and a text never stored is a failed item.
-const { measureExecution, forEachRunAndPeer } = require('../lib/measure');
+const { measureExecution, measureRuns } = require('../lib/measure');
 const wf = require('../lib/workflows');
 
 const MESSAGES = 3_000;
@@ -81,13 +81,10 @@ function targets(summary) {
 
 async function run(context) {
 	const plan = await setUp(context);
-	const results = { omnichannel: [], httpRequest: [] };
-	await forEachRunAndPeer(context.runs, Object.keys(PEERS), async (runIndex, peer) => {
+	const results = await measureRuns(context, 'sends', Object.keys(PEERS), async (peer, runIndex) => {
 		const { workflowId, conversationId } = plan[peer][runIndex];
 		const measured = await measureExecution(context, workflowId);
-		const metrics = metricsOf(measured, await storedTexts(context.sandbox.client, conversationId));
-		results[peer].push(metrics);
-		context.log(`sends run ${runIndex + 1}/${context.runs} ${peer}: ${JSON.stringify(metrics)}`);
+		return metricsOf(measured, await storedTexts(context.sandbox.client, conversationId));
 	});
 	return {
 		title: `Sending ${MESSAGES.toLocaleString('en-US')} text messages from ${MESSAGES.toLocaleString('en-US')} items`,

@@ -5,7 +5,7 @@
 // at the sandbox through the public API. Both are fed the same way: through
 // the intake relay, with a fixed number of events outstanding (lib/intakeRelay.js
 // says why an open flood does not measure intake).
-const { forEachRunAndPeer } = require('../lib/measure');
+const { measureRuns } = require('../lib/measure');
 const { feedWindowed, settledAttempts } = require('../lib/deliveries');
 const { startRelay } = require('../lib/intakeRelay');
 const { settledExecutions, eventIdOf } = require('../lib/executions');
@@ -148,13 +148,11 @@ function targets(summary) {
 
 async function run(context) {
 	const { plan, relay, conversationId } = await setUp(context);
-	const results = { omnichannel: [], webhook: [] };
+	let results;
 	try {
-		await forEachRunAndPeer(context.runs, Object.keys(PEERS), async (runIndex, peer) => {
-			const metrics = await measureIntake(peer, plan[peer][runIndex], { ...context, relay }, conversationId);
-			results[peer].push(metrics);
-			context.log(`webhooks run ${runIndex + 1}/${context.runs} ${peer}: ${JSON.stringify(metrics)}`);
-		});
+		results = await measureRuns(context, 'webhooks', Object.keys(PEERS), (peer, runIndex) =>
+			measureIntake(peer, plan[peer][runIndex], { ...context, relay }, conversationId),
+		);
 	} finally {
 		await context.n8n.stop();
 		await relay.close();

@@ -18,8 +18,12 @@ export class OmnichannelTrigger implements INodeType {
 		icon: { light: 'file:../../icons/omnichannel.svg', dark: 'file:../../icons/omnichannel.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		description: 'Starts the workflow on Omnichannel messages and contact changes, verified and de-duplicated',
+		subtitle:
+			'={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).concat($parameter["otherEvents"] ? [$parameter["otherEvents"]] : []).join(", ") }}',
+		// n8n's node creator shows one entry for the action node and this trigger,
+		// with this description: it has to speak for both.
+		description:
+			'Start workflows on new messages and contact changes, send messages and manage contacts on Telegram, WhatsApp, Instagram, Facebook, email and live chat',
 		defaults: { name: 'Omnichannel Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

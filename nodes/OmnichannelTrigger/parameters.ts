@@ -9,12 +9,13 @@ type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 export const triggerProperties: INodeProperties[] = [
 	{
-		displayName: 'Events',
+		// n8n: the event choice of a trigger is "Trigger On", without a tooltip.
+		// The editor's node creator also lists one "On ..." entry per option from it.
+		displayName: 'Trigger On',
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
 		default: ['message.created'],
-		description: 'The events that start the workflow',
 		options: [
 			{
 				name: 'All Events',
@@ -35,31 +36,34 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'otherEvents',
 		type: 'string',
 		default: '',
-		placeholder: 'conversation.updated',
+		placeholder: 'e.g. conversation.updated',
 		description:
-			'Further event names to subscribe to, separated by commas, for kinds the service offers that are not listed above',
+			"More event names, separated by commas, for kinds Omnichannel offers that 'Trigger On' does not list yet",
 	},
 	{
 		displayName: 'Registration',
 		name: 'registration',
 		type: 'options',
 		default: 'automatic',
+		description: 'Who creates the webhook that sends the events to this node',
 		options: [
 			{
 				name: 'Automatic',
 				value: 'automatic',
-				description: 'The node creates and removes its webhook. The API key needs the webhooks:write scope.',
+				description:
+					'The node creates its webhook when the workflow is published and removes it when unpublished. The API key needs the webhooks:write and webhooks:read scopes.',
 			},
 			{
 				name: 'Manual',
 				value: 'manual',
-				description: 'You create the webhook in the dashboard and paste its signing secret',
+				description:
+					'You create the webhook in the dashboard and paste its signing secret here. For API keys without webhooks:write.',
 			},
 		],
 	},
 	{
 		displayName:
-			"In the dashboard, create a webhook with this node's Production URL (shown under Webhook URLs above) and the events chosen here, then paste its signing secret below",
+			"In the dashboard, create a webhook with this node's Production URL (under 'Webhook URLs' above) and the events chosen in 'Trigger On', then paste its signing secret below",
 		name: 'manualRegistrationNotice',
 		type: 'notice',
 		default: '',
@@ -72,15 +76,15 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { password: true },
 		required: true,
 		default: '',
-		placeholder: 'whsec_…',
-		description: 'The signing secret the dashboard showed when the webhook was created',
+		placeholder: 'e.g. whsec_…',
+		description: 'The signing secret the dashboard showed when you created the webhook',
 		displayOptions: { show: { registration: ['manual'] } },
 	},
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add option',
+		placeholder: 'Add Option',
 		default: {},
 		options: [
 			{
@@ -134,7 +138,7 @@ export function subscribedEvents(context: TriggerContext): string[] {
 	const events = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
 	if (events.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'Choose at least one event', {
-			description: 'Pick events in "Events", or type event names in "Other Event Names".',
+			description: "Pick events in 'Trigger On', or type event names in 'Other Event Names'.",
 		});
 	}
 	return events;

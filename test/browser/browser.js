@@ -65,7 +65,8 @@ async function screenshot(page, name) {
 	// The pointer stays where the last click was, and what it hovers shows extra
 	// controls; the bottom edge (n8n's logs bar, or the dialog's backdrop) shows none.
 	await page.mouse.move(VIEWPORT.width / 2, VIEWPORT.height - 1);
-	await page.screenshot({ path: file });
+	// Panels slide and dropdowns fade: finish those transitions rather than catch them halfway.
+	await page.screenshot({ path: file, animations: 'disabled' });
 	if (UPDATE_DOCS && !name.startsWith('failure-')) fs.copyFileSync(file, path.join(DOCS_DIR, `${name}.png`));
 	return file;
 }

@@ -6,13 +6,14 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 
 const CHROMIUM = '/usr/bin/chromium';
-// apt on 2 cores: `update` takes seconds, the install (about 100 packages) a
+// apt on 2 cores: `update` takes seconds, the install (25 to 100 packages) a
 // minute or two. A stuck mirror must still end the run.
 const APT_UPDATE_TIMEOUT_MS = 3 * 60 * 1000;
 const APT_INSTALL_TIMEOUT_MS = 10 * 60 * 1000;
 
 function apt(args, timeout) {
-	execFileSync('apt-get', args, {
+	// Another apt run (unattended upgrades, a parallel job) holds the lock: wait for it.
+	execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=120', ...args], {
 		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 		// apt's progress goes to the log of whoever runs us, never to stdout:
 		// the script's stdout is only the path.
@@ -29,6 +30,8 @@ function ensureChromium() {
 		throw new Error(`${CHROMIUM} is missing; install it with: sudo apt-get install -y chromium`);
 	}
 	apt(['update'], APT_UPDATE_TIMEOUT_MS);
+	// The recommends are desktop services (upower, printing, notifications);
+	// fonts come with the dependencies (fontconfig pulls DejaVu) and n8n's own CSS.
 	apt(['install', '-y', '--no-install-recommends', 'chromium'], APT_INSTALL_TIMEOUT_MS);
 	if (!fs.existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is missing`);
 	return CHROMIUM;

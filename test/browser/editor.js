@@ -62,6 +62,14 @@ class Editor {
 		return (await this.testId('node-creator-item-name').allInnerTexts()).map((text) => text.trim());
 	}
 
+	// --- canvas ---
+
+	/** The lines of text of a node on the canvas: its name, its subtitle, buttons next to it. */
+	async canvasNodeLines(name) {
+		const node = this.testId('canvas-node').filter({ hasText: name });
+		return (await node.innerText()).split('\n').map((line) => line.trim());
+	}
+
 	// --- node details view (the parameter panel) ---
 
 	async waitForNodeDetails() {
@@ -100,9 +108,15 @@ class Editor {
 		return (await headlines.allInnerTexts()).map((text) => text.trim());
 	}
 
+	/** Clicks an option of the open dropdown (a multi-select stays open). */
+	async clickOption(option) {
+		const headline = this.page.locator('.option-headline', { hasText: exactly(option) });
+		await this.page.getByRole('option').filter({ has: headline }).click();
+	}
+
 	async chooseOption(name, option) {
 		await this.openOptions(name);
-		await this.page.getByRole('option').filter({ has: this.page.locator('.option-headline', { hasText: exactly(option) }) }).click();
+		await this.clickOption(option);
 		await this.page.getByRole('listbox').waitFor({ state: 'hidden' });
 	}
 
@@ -114,7 +128,7 @@ class Editor {
 	// --- resource locator ("From list" picker) ---
 
 	async resourceLocatorMode(name) {
-		return (await this.testId(`resource-locator-${name}`).locator(byTestId('rlc-mode-selector')).innerText()).trim();
+		return await shownText(this.testId(`resource-locator-${name}`).locator(byTestId('rlc-mode-selector')));
 	}
 
 	async openResourceList(name) {
