@@ -56,5 +56,29 @@ export class OmnichannelApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/me',
 		},
+		// n8n's own text for these is a bare "Unauthorized" / "Forbidden" / "Not Found".
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The API key is invalid, revoked or expired. Create a new key in the dashboard and paste it whole.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: "This key does not accept requests from n8n's IP address. Add it to the key's IP allowlist.",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'Nothing answers at this Base URL. It must end in /api/public/v1.',
+				},
+			},
+		],
 	};
 }

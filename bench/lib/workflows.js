@@ -3,6 +3,7 @@
 // instead, built with the harness's builders so that a parameter our nodes do
 // not know fails loudly instead of being dropped by n8n.
 const crypto = require('crypto');
+const path = require('path');
 
 const { workflows, omnichannelCredential } = require('../../test/e2e/harness');
 
@@ -13,6 +14,19 @@ const MEASURED = 'Measured';
 const INPUT = 'Input';
 /** The HTTP Request node's default version in n8n 2.40: what a user adding it today gets. */
 const HTTP_REQUEST_VERSION = 4.5;
+
+/**
+ * The version a user adding our node today gets: the built description's
+ * defaultVersion, else its highest version.
+ */
+function defaultVersionOf(folder) {
+	const file = path.join(__dirname, '..', '..', 'dist', 'nodes', folder, `${folder}.node.js`);
+	const { description } = new (require(file)[folder])();
+	return description.defaultVersion ?? Math.max(...[].concat(description.version));
+}
+
+const ours = (name, credential, parameters) =>
+	omnichannelNode(name, credential, parameters, { typeVersion: defaultVersionOf('Omnichannel') });
 
 /** n8n workflow and credential ids are 16 characters; ours are readable and unique per run. */
 function benchId(...parts) {
@@ -52,7 +66,7 @@ const idleBaseline = (id) => manualThen(id, `Bench baseline ${id}`, [node(MEASUR
 /** Scenario 1, ours: Return All contacts. */
 const readsOurs = (id, credentials) =>
 	manualThen(id, `Bench reads ${id} (Omnichannel)`, [
-		omnichannelNode(MEASURED, credentials.ours, { resource: 'contact', operation: 'getAll', returnAll: true }),
+		ours(MEASURED, credentials.ours, { resource: 'contact', operation: 'getAll', returnAll: true }),
 	]);
 
 /** Scenario 1, peer: HTTP Request with its built-in pagination, page/per_page 500 until has_next is false. */
@@ -96,7 +110,7 @@ function sendInput(conversationId, count) {
 const sendsOurs = (id, credentials, conversationId, count) =>
 	manualThen(id, `Bench sends ${id} (Omnichannel)`, [
 		sendInput(conversationId, count),
-		omnichannelNode(MEASURED, credentials.ours, {
+		ours(MEASURED, credentials.ours, {
 			resource: 'message',
 			operation: 'sendText',
 			conversationId: byId('={{ $json.conversation_id }}'),
@@ -124,7 +138,9 @@ const intakeOurs = (id, credentials) =>
 	workflow({
 		id,
 		name: `Bench intake ${id} (Omnichannel Trigger)`,
-		nodes: [omnichannelTrigger(MEASURED, credentials.ours, { events: ['message.created'] })],
+		nodes: [
+			omnichannelTrigger(MEASURED, credentials.ours, { events: ['message.created'] }, { typeVersion: defaultVersionOf('OmnichannelTrigger') }),
+		],
 		connections: [],
 	});
 

@@ -28,8 +28,9 @@ const COLUMNS = [
 	{ key: 'peakRssMb', label: 'Peak RSS (MB)', digits: 0 },
 ];
 
-async function setUp({ sandbox, n8n }) {
+async function setUp({ sandbox, openN8n }) {
 	const { client } = sandbox;
+	const n8n = await openN8n();
 	const workspace = await client.control('POST', '/workspaces', {});
 	const key = await client.control('POST', '/keys', { app_id: workspace.app_id, mode: 'test', scopes: ['customers:read'], name: 'bench reads' });
 	await client.control('POST', '/bulk', { app_id: workspace.app_id, contacts: CONTACTS });
@@ -42,7 +43,7 @@ async function setUp({ sandbox, n8n }) {
 	await n8n.importCredentials([credentials.ours, credentials.header]);
 	await n8n.importWorkflows(Object.values(workflows));
 	await client.control('PUT', '/faults', { latency_ms: 100, rate_limit_per_second: RATE_LIMIT });
-	return workflows;
+	return { n8n, workflows };
 }
 
 function metricsOf(peer, measured) {
@@ -78,10 +79,11 @@ function targets(summary) {
 }
 
 async function run(context) {
-	const workflows = await setUp(context);
+	const { n8n, workflows } = await setUp(context);
 	const results = await measureRuns(context, 'reads', Object.keys(PEERS), async (peer) =>
-		metricsOf(peer, await measureExecution(context, workflows[peer].id)),
+		metricsOf(peer, await measureExecution({ n8n, sandbox: context.sandbox }, workflows[peer].id)),
 	);
+	await n8n.dispose();
 	return {
 		title: `Return All of ${CONTACTS.toLocaleString('en-US')} contacts`,
 		setup: { contacts: CONTACTS, per_page: PER_PAGE, latency_ms: 100, rate_limit_per_second: RATE_LIMIT, ceiling_items_per_s: CEILING_ITEMS_PER_S },

@@ -26,8 +26,9 @@ const COLUMNS = [
 	{ key: 'duplicates', label: 'Duplicates', digits: 0 },
 ];
 
-async function setUp({ sandbox, n8n, runs }) {
+async function setUp({ sandbox, openN8n, runs }) {
 	const { client } = sandbox;
+	const n8n = await openN8n();
 	const channel = await client.control('POST', '/channels', { type: 'livechat', name: 'Bench sends' });
 	const credentials = wf.credentialsFor('Sd', { baseUrl: sandbox.base_url, apiKey: sandbox.key });
 	/** plan[peer][runIndex] = { workflowId, conversationId } */
@@ -45,7 +46,7 @@ async function setUp({ sandbox, n8n, runs }) {
 	await n8n.importCredentials([credentials.ours, credentials.header]);
 	await n8n.importWorkflows(workflows);
 	await client.control('PUT', '/faults', { latency_ms: 100, rate_limit_per_second: RATE_LIMIT });
-	return plan;
+	return { n8n, plan };
 }
 
 async function storedTexts(client, conversationId) {
@@ -80,12 +81,14 @@ function targets(summary) {
 }
 
 async function run(context) {
-	const plan = await setUp(context);
+	const { n8n, plan } = await setUp(context);
+	const { sandbox } = context;
 	const results = await measureRuns(context, 'sends', Object.keys(PEERS), async (peer, runIndex) => {
 		const { workflowId, conversationId } = plan[peer][runIndex];
-		const measured = await measureExecution(context, workflowId);
-		return metricsOf(measured, await storedTexts(context.sandbox.client, conversationId));
+		const measured = await measureExecution({ n8n, sandbox }, workflowId);
+		return metricsOf(measured, await storedTexts(sandbox.client, conversationId));
 	});
+	await n8n.dispose();
 	return {
 		title: `Sending ${MESSAGES.toLocaleString('en-US')} text messages from ${MESSAGES.toLocaleString('en-US')} items`,
 		setup: { messages: MESSAGES, latency_ms: 100, rate_limit_per_second: RATE_LIMIT },

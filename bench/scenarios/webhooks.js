@@ -8,8 +8,9 @@
 const { measureRuns } = require('../lib/measure');
 const { feedWindowed, settledAttempts } = require('../lib/deliveries');
 const { startRelay } = require('../lib/intakeRelay');
+const { cpuSeconds } = require('../lib/processCpu');
 const { settledExecutions, eventIdOf } = require('../lib/executions');
-const { waitFor } = require('../../test/e2e/harness');
+const { waitFor, freePort } = require('../../test/e2e/harness');
 const wf = require('../lib/workflows');
 
 /** 1,800 events, each copied once more with probability 1/9: about 2,000 deliveries, 10% of them duplicates. */
@@ -33,10 +34,15 @@ const COLUMNS = [
 	{ key: 'executions', label: 'Executions started', digits: 0 },
 	{ key: 'distinctEventsExecuted', label: 'Distinct events executed', digits: 0 },
 	{ key: 'extraExecutions', label: 'Executions beyond one per event', digits: 0 },
+	{ key: 'cpuMsPerDelivery', label: 'n8n CPU ms per delivery', digits: 1 },
 ];
 
-async function setUp({ sandbox, n8n, runs }) {
+async function setUp({ sandbox, openN8n, runs }) {
 	const { client } = sandbox;
+	const port = await freePort();
+	const relay = await startRelay(port);
+	// The address n8n gives its webhooks, and so registers at the sandbox: the relay's.
+	const n8n = await openN8n({ port, env: { WEBHOOK_URL: `${relay.url}/` } });
 	const channel = await client.control('POST', '/channels', { type: 'whatsapp', name: 'Bench intake' });
 	const conversation = await client.control('POST', '/conversations', { channel_id: channel.id });
 	const credentials = wf.credentialsFor('Wh', { baseUrl: sandbox.base_url, apiKey: sandbox.key });
@@ -48,13 +54,10 @@ async function setUp({ sandbox, n8n, runs }) {
 	}
 	await n8n.importCredentials([credentials.ours]);
 	await n8n.importWorkflows(Object.values(plan).flat().map((entry) => entry.workflow));
-	const relay = await startRelay(n8n.port);
-	// The address n8n gives its webhooks (harness: extra env of every n8n process).
-	n8n.extraEnv = { ...n8n.extraEnv, WEBHOOK_URL: `${relay.url}/` };
 	await n8n.start();
 	await n8n.setupOwnerAndApiKey();
 	await client.control('PUT', '/faults', { latency_ms: 100, rate_limit_per_second: 60, webhook_duplicate_rate: 0 });
-	return { plan, relay, conversationId: conversation.id };
+	return { n8n, plan, relay, conversationId: conversation.id };
 }
 
 /** Publishes the workflow and returns the sandbox webhook that delivers to it. */
@@ -97,16 +100,20 @@ async function measureIntake(peer, entry, context, conversationId) {
 		await client.control('DELETE', '/deliveries');
 		await client.control('PUT', '/faults', { webhook_duplicate_rate: DUPLICATE_RATE });
 		relay.reset();
+		// The server's pid (the harness keeps its child process): its CPU per delivery.
+		const serverPid = context.n8n.server.child.pid;
+		const cpuBefore = cpuSeconds(serverPid);
 		const startedAt = Date.now();
 		await feedWindowed({ client, relay, conversationId, count: EVENTS, window: WINDOW, timeoutMs: INTAKE_TIMEOUT_MS });
 		const attempts = await settledAttempts(client, webhook.id);
+		const cpuMsPerDelivery = ((cpuSeconds(serverPid) - cpuBefore) * 1000) / attempts.length;
 		await client.control('PUT', '/faults', { webhook_duplicate_rate: 0 });
 		const acknowledgedAt = relay.responses().filter(({ status }) => status >= 200 && status < 300).map(({ at }) => at);
 		const intakeS = (Math.max(...acknowledgedAt) - startedAt) / 1000;
 		const accepted = attempts.filter((attempt) => attempt.ok).length;
 		const expected = peer === 'webhook' ? accepted : EVENTS;
 		const executions = await settledExecutions(context.n8n, entry.workflow.id, { count: expected + 1 });
-		return metricsOf(peer, { attempts, accepted, intakeS, executions, warmUpEventId });
+		return { ...metricsOf(peer, { attempts, accepted, intakeS, executions, warmUpEventId }), cpuMsPerDelivery };
 	} finally {
 		await deactivate(peer, entry, webhook, context);
 	}
@@ -147,14 +154,14 @@ function targets(summary) {
 }
 
 async function run(context) {
-	const { plan, relay, conversationId } = await setUp(context);
+	const { n8n, plan, relay, conversationId } = await setUp(context);
 	let results;
 	try {
 		results = await measureRuns(context, 'webhooks', Object.keys(PEERS), (peer, runIndex) =>
-			measureIntake(peer, plan[peer][runIndex], { ...context, relay }, conversationId),
+			measureIntake(peer, plan[peer][runIndex], { sandbox: context.sandbox, n8n, relay }, conversationId),
 		);
 	} finally {
-		await context.n8n.stop();
+		await n8n.dispose();
 		await relay.close();
 	}
 	return {

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
+import { CHANNEL_TYPE_LABELS } from '../Omnichannel/helpers/channelTypes';
 import { ALL_EVENTS, normaliseEvents } from './events';
 import type { EventFilters, MessageDirection } from './filters';
 import { signingKey } from './signature';
@@ -94,15 +95,7 @@ export const triggerProperties: INodeProperties[] = [
 				default: [],
 				description:
 					'Only messages on these channel types start the workflow. Leave empty for all. Other events are not affected.',
-				options: [
-					{ name: 'Email', value: 'email' },
-					{ name: 'Facebook', value: 'facebook' },
-					{ name: 'Instagram', value: 'instagram' },
-					{ name: 'Live Chat', value: 'livechat' },
-					{ name: 'Telegram', value: 'telegram' },
-					{ name: 'WhatsApp', value: 'whatsapp' },
-					{ name: 'WhatsApp Business', value: 'whatsapp_business' },
-				],
+				options: Object.entries(CHANNEL_TYPE_LABELS).map(([value, name]) => ({ name, value })),
 			},
 			{
 				displayName: 'Message Directions',

@@ -16,6 +16,8 @@ const UPDATE_DOCS = process.env.OMNICHANNEL_DOCS_SCREENSHOTS === '1';
 
 const VIEWPORT = { width: 1280, height: 800 };
 const ACTION_TIMEOUT_MS = 30_000;
+/** The editor's first load is about 35 MB of JavaScript: slow on a busy 2-core machine. */
+const NAVIGATION_TIMEOUT_MS = 60_000;
 
 // This machine refuses outside connections: without the background-networking,
 // component-update and sync switches Chromium's own connections fail and stall it.
@@ -49,6 +51,7 @@ async function launchBrowser() {
 	}
 	const page = context.pages()[0] ?? (await context.newPage());
 	page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+	page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
 	return {
 		page,
 		async close() {

@@ -62,7 +62,8 @@ describe('the nodes in n8n’s editor (headless Chromium)', () => {
 		expect(await editor.credentialName()).toBe('Omnichannel account');
 		expect(await editor.parameterText('events')).toBe('Message Created');
 		expect(await editor.parameterText('registration')).toBe('Automatic');
-		expect(await editor.parameterLabels()).toEqual(expected.shownParameterLabels(expected.trigger(), { events: ['message.created'] }));
+		const labels = expected.shownParameterLabels(expected.trigger(), { events: ['message.created'] });
+		expect(await editor.parameterLabels()).toEqual(labels);
 		expect(await editor.openOptions('events')).toEqual(expected.optionNames(expected.trigger(), 'events'));
 		await screenshot(editor.page, 'trigger-events');
 		await editor.clickOption('All Events');
@@ -80,8 +81,9 @@ describe('the nodes in n8n’s editor (headless Chromium)', () => {
 		await editor.searchNodes('Omnichannel');
 		await editor.clickNodeCreatorItem('Omnichannel');
 		await editor.nodeCreatorItem('Get many contacts').waitFor();
-		const shown = await editor.nodeCreatorItemNames();
-		expect(shown).toEqual(expect.arrayContaining(expected.actionNames(expected.action())));
+		const actions = expected.actionNames(expected.action());
+		expect(actions.filter((action) => !action)).toEqual([]);
+		expect(await editor.nodeCreatorItemNames()).toEqual(expect.arrayContaining(actions));
 		await screenshot(editor.page, 'node-creator');
 	});
 

@@ -100,6 +100,12 @@ describe('list searches (resource locators "From list")', () => {
 		expect((await stats(suite.sb)).by_route).toEqual({ 'GET /contacts': 1 });
 	});
 
+	test('contact labels carry every searched field, so a match on phone or company shows why', async () => {
+		await api(suite.sb, 'POST', '/contacts', { name: 'Bo Phone', phone: '+44 20 7946 0999', company: 'Searchable Ltd' });
+		const byCompany = await listSearch('searchContacts', suite.credentials, 'searchable ltd');
+		expect(byCompany.results.map((item) => item.name)).toEqual(['Bo Phone · +44 20 7946 0999 · Searchable Ltd']);
+	});
+
 	test('contacts page on with the pagination token', async () => {
 		const first = await listSearch('searchContacts', suite.credentials);
 		expect(first.results).toHaveLength(100);
@@ -113,9 +119,9 @@ describe('list searches (resource locators "From list")', () => {
 		const channel = await control(suite.sb, 'POST', '/channels', { type: 'telegram', name: 'Support Bot' });
 		const conversation = await control(suite.sb, 'POST', '/conversations', { channel_id: channel.id });
 		const channels = await listSearch('searchChannels', suite.credentials, 'support');
-		expect(channels.results).toContainEqual({ name: 'Support Bot (telegram)', value: channel.id });
+		expect(channels.results).toContainEqual({ name: 'Support Bot (Telegram)', value: channel.id });
 		const conversations = await listSearch('searchConversations', suite.credentials, conversation.id);
 		expect(conversations.results.map((item) => item.value)).toEqual([conversation.id]);
-		expect(conversations.results[0].name).toContain('telegram');
+		expect(conversations.results[0].name).toContain('Telegram');
 	});
 });

@@ -113,7 +113,10 @@ function seedDemo(ctx, ws) {
 	const conversations = [];
 	const messages = [];
 	for (let i = 0; i < DEMO.conversations; i++) {
-		const created = contacts[i]._c + prng.int(1, 48) * HOUR;
+		// Conversations start every 6 hours up to the present (those with a
+		// second session two days earlier), so the demo's daily report has
+		// activity in the last 24 hours straight away.
+		const created = now - (DEMO.conversations - i) * 6 * HOUR - (i % 4 === 0 ? 2 * DAY : 0) + prng.int(0, 60) * MINUTE;
 		const status = i % 5 === 0 ? 'closed' : i % 5 === 1 ? 'pending' : 'open';
 		const conversation = ctx.store.newConversation(ws, channels[i % channels.length], contacts[i], { at: created, status });
 		const plan = {

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import { channelTypeLabel } from '../helpers/channelTypes';
 import { apiRequest } from '../transport';
 import type { ListPage } from '../transport';
 
@@ -37,7 +38,7 @@ export async function searchConversations(
 		const { id, channel, external_id: externalId, status, customer_id: customerId } = conversation;
 		if (!matches(filter, id, channel, externalId, status, customerId)) return undefined;
 		return {
-			name: `${String(channel ?? 'conversation')} · ${String(externalId || customerId || id)} (${String(status ?? 'unknown')})`,
+			name: `${channel ? channelTypeLabel(channel) : 'Conversation'} · ${String(externalId || customerId || id)} (${String(status ?? 'unknown')})`,
 			value: String(id),
 		};
 	});
@@ -51,9 +52,10 @@ export async function searchContacts(
 ): Promise<INodeListSearchResult> {
 	const qs: IDataObject = filter ? { search: filter } : {};
 	return await searchPage(this, '/contacts', qs, paginationToken, (contact) => {
-		const detail = contact.email || contact.phone || contact.company;
+		// Every field the API searches, so the list shows why a contact matched.
+		const details = [contact.email, contact.phone, contact.company].filter((value) => !!value).map(String);
 		return {
-			name: `${String(contact.name || contact.id)}${detail ? ` · ${String(detail)}` : ''}`,
+			name: [String(contact.name || contact.id), ...details].join(' · '),
 			value: String(contact.id),
 		};
 	});
@@ -68,7 +70,7 @@ export async function searchChannels(
 	return await searchPage(this, '/channels', {}, paginationToken, (channel) => {
 		if (!matches(filter, channel.id, channel.name, channel.type, channel.username)) return undefined;
 		return {
-			name: `${String(channel.name || channel.id)} (${String(channel.type)}${channel.is_active === false ? ', inactive' : ''})`,
+			name: `${String(channel.name || channel.id)} (${channelTypeLabel(channel.type)}${channel.is_active === false ? ', inactive' : ''})`,
 			value: String(channel.id),
 		};
 	});

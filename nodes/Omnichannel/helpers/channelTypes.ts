@@ -1,0 +1,16 @@
+/** Display names of the API's channel types (api.md §2), shared by both nodes. */
+export const CHANNEL_TYPE_LABELS: Readonly<Record<string, string>> = {
+	email: 'Email',
+	facebook: 'Facebook',
+	instagram: 'Instagram',
+	livechat: 'Live Chat',
+	telegram: 'Telegram',
+	whatsapp: 'WhatsApp',
+	whatsapp_business: 'WhatsApp Business',
+};
+
+/** The display name of a channel type; a type the service adds later shows as sent. */
+export function channelTypeLabel(type: unknown): string {
+	const value = String(type ?? '');
+	return CHANNEL_TYPE_LABELS[value] ?? value;
+}
