@@ -5,11 +5,12 @@
 const os = require('os');
 
 const { executeWorkflow, nodeRun } = require('./n8nExecute');
+const { peakMbBetween } = require('./rssSampler');
 const { MEASURED } = require('./workflows');
 
 async function measureExecution({ n8n, sandbox }, workflowId) {
 	await sandbox.client.control('DELETE', '/stats');
-	const { run, exitCode, peakRssMb } = await executeWorkflow(n8n, workflowId);
+	const { run, exitCode, peakRssMb, rssSamples } = await executeWorkflow(n8n, workflowId);
 	const stats = await sandbox.client.control('GET', '/stats');
 	const measured = nodeRun(run, MEASURED);
 	if (!measured) throw new Error(`workflow ${workflowId}: the measured node did not run (status ${run.status})`);
@@ -17,6 +18,7 @@ async function measureExecution({ n8n, sandbox }, workflowId) {
 		status: run.status,
 		exitCode,
 		peakRssMb,
+		nodePeakRssMb: peakMbBetween(rssSamples, measured.startTime, measured.startTime + measured.executionTimeMs),
 		executionTimeMs: measured.executionTimeMs,
 		nodeError: measured.error,
 		items: measured.items,

@@ -8,6 +8,7 @@ const os = require('os');
 const path = require('path');
 
 const { parseRunOutput } = require('../../test/e2e/harness/n8n-cli');
+const { sampleRss } = require('./rssSampler');
 
 const PRELOAD = path.join(__dirname, 'peakRssPreload.js');
 /** The slowest measured run (3,000 sends at 60/s) takes about a minute. */
@@ -15,7 +16,7 @@ const EXECUTE_TIMEOUT_MS = 15 * 60 * 1000;
 
 /**
  * Runs a saved workflow in a fresh n8n process.
- * @returns {Promise<{ run: object, exitCode: number, peakRssMb: number | null }>}
+ * @returns {Promise<{ run: object, exitCode: number, peakRssMb: number | null, rssSamples: object[] }>}
  */
 async function executeWorkflow(n8n, workflowId) {
 	const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-execute-'));
@@ -29,10 +30,10 @@ async function executeWorkflow(n8n, workflowId) {
 	// (about 90 MB for 100,000 contacts), and through a pipe the end was lost.
 	const outputFile = path.join(scratch, 'run.json');
 	try {
-		const { pid, exitCode } = await spawnToEnd(n8n.install, ['execute', `--id=${workflowId}`, '--rawOutput'], env, { outputFile, logFile });
+		const { pid, exitCode, rssSamples } = await spawnToEnd(n8n.install, ['execute', `--id=${workflowId}`, '--rawOutput'], env, { outputFile, logFile });
 		const run = parseRunOutput(fs.readFileSync(outputFile, 'utf8'));
 		if (!run) throw new Error(`n8n execute --id=${workflowId} printed no run data (exit ${exitCode}); see ${logFile}`);
-		return { run, exitCode, peakRssMb: readPeakRss(scratch, pid) };
+		return { run, exitCode, peakRssMb: readPeakRss(scratch, pid), rssSamples };
 	} finally {
 		fs.rmSync(scratch, { recursive: true, force: true });
 	}
@@ -43,12 +44,14 @@ function spawnToEnd(install, args, env, { outputFile, logFile }) {
 	const stderr = fs.openSync(logFile, 'w');
 	return new Promise((resolve, reject) => {
 		const child = spawn(install.nodeBin, [install.n8nBin, ...args], { env, stdio: ['ignore', stdout, stderr] });
+		const sampler = sampleRss(child.pid);
 		const timer = setTimeout(() => child.kill('SIGKILL'), EXECUTE_TIMEOUT_MS);
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
+			const rssSamples = sampler.stop();
 			if (signal) return reject(new Error(`n8n ${args[0]} killed by ${signal} (timeout ${EXECUTE_TIMEOUT_MS} ms?); see ${logFile}`));
-			resolve({ pid: child.pid, exitCode: code });
+			resolve({ pid: child.pid, exitCode: code, rssSamples });
 		});
 	}).finally(() => {
 		fs.closeSync(stdout);
@@ -62,11 +65,12 @@ function readPeakRss(dir, pid) {
 	return Math.round(JSON.parse(fs.readFileSync(file, 'utf8')).maxRssKb / 1024);
 }
 
-/** The one run of `nodeName` in a run: its executionTime and output items (json). */
+/** The one run of `nodeName` in a run: when it started, its executionTime and output items (json). */
 function nodeRun(run, nodeName) {
 	const task = run.data.resultData.runData[nodeName]?.[0];
 	if (!task) return undefined;
 	return {
+		startTime: task.startTime,
 		executionTimeMs: task.executionTime,
 		error: task.error ? task.error.message : undefined,
 		items: (task.data?.main?.[0] ?? []).map((item) => item.json),

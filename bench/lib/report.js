@@ -20,9 +20,10 @@ function readPrevious() {
 const format = (value, digits) =>
 	value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** "median (min–max)", or the value alone when every run gave the same. */
-function cell(summary, digits) {
+/** "median (min–max)", or the value alone when every run gave the same; "k/n" for yes/no columns. */
+function cell(summary, { digits, kind }) {
 	if (!summary) return '—';
+	if (kind === 'yesCount') return `${summary.runs.filter(Boolean).length}/${summary.runs.length}`;
 	const middle = format(summary.median, digits);
 	if (summary.runs.length < 2 || format(summary.min, digits) === format(summary.max, digits)) return middle;
 	return `${middle} (${format(summary.min, digits)}–${format(summary.max, digits)})`;
@@ -41,7 +42,7 @@ function scenarioMarkdown(id, scenario) {
 		`|---|${columns.map(() => '---:').join('|')}|`,
 	];
 	for (const peer of Object.values(scenario.peers)) {
-		lines.push(`| ${peer.label} | ${columns.map((c) => cell(peer.summary[c.key], c.digits)).join(' | ')} |`);
+		lines.push(`| ${peer.label} | ${columns.map((c) => cell(peer.summary[c.key], c)).join(' | ')} |`);
 	}
 	lines.push('', '| Target | Measured | Result |', '|---|---:|---|');
 	for (const target of scenario.targets) lines.push(`| ${target.target} | ${target.value} | ${target.met ? 'met' : '**missed**'} |`);

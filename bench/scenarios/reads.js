@@ -25,7 +25,8 @@ const COLUMNS = [
 	{ key: 'status429', label: '429s', digits: 0 },
 	{ key: 'duplicateIds', label: 'Duplicate ids', digits: 0 },
 	{ key: 'records', label: 'Records', digits: 0 },
-	{ key: 'peakRssMb', label: 'Peak RSS (MB)', digits: 0 },
+	{ key: 'nodePeakRssMb', label: 'Peak RSS while the node ran (MB)', digits: 0 },
+	{ key: 'peakRssMb', label: 'Peak RSS of the process (MB)', digits: 0 },
 ];
 
 async function setUp({ sandbox, openN8n }) {
@@ -48,6 +49,7 @@ async function setUp({ sandbox, openN8n }) {
 
 function metricsOf(peer, measured) {
 	if (peer === 'idle') return { peakRssMb: measured.peakRssMb };
+	const memory = { nodePeakRssMb: measured.nodePeakRssMb, peakRssMb: measured.peakRssMb };
 	const records = PEERS[peer].records(measured.items);
 	const ids = records.map((record) => record.id);
 	const itemsPerS = records.length / (measured.executionTimeMs / 1000);
@@ -60,7 +62,7 @@ function metricsOf(peer, measured) {
 		status429: measured.status429,
 		duplicateIds: ids.length - new Set(ids).size,
 		records: records.length,
-		peakRssMb: measured.peakRssMb,
+		...memory,
 	};
 }
 
@@ -73,7 +75,7 @@ function targets(summary) {
 		{ target: 'exactly 200 requests in every run', value: `${ours.requests.min}–${ours.requests.max}`, met: ours.requests.min === 200 && ours.requests.max === 200 },
 		{ target: '0 × 429 in every run', value: String(ours.status429.max), met: ours.status429.max === 0 },
 		{ target: '0 duplicate ids in every run', value: String(ours.duplicateIds.max), met: ours.duplicateIds.max === 0 },
-		{ target: `all ${CONTACTS.toLocaleString('en-US')} contacts in every run`, value: `${ours.records.min}–${ours.records.max}`, met: ours.records.min === CONTACTS && ours.records.max === CONTACTS },
+		{ target: `all ${CONTACTS.toLocaleString('en-US')} contacts in every run`, value: `${ours.records.min.toLocaleString('en-US')}–${ours.records.max.toLocaleString('en-US')}`, met: ours.records.min === CONTACTS && ours.records.max === CONTACTS },
 		{ target: 'at least 4× faster than the HTTP Request node (median time)', value: `${speedup.toFixed(1)}×`, met: speedup >= 4 },
 	];
 }

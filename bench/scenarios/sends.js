@@ -16,7 +16,7 @@ const PEERS = {
 };
 
 const COLUMNS = [
-	{ key: 'succeeded', label: 'Node succeeded (1 = yes)', digits: 0 },
+	{ key: 'succeeded', label: 'Runs the node finished', kind: 'yesCount' },
 	{ key: 'timeS', label: 'Time (s)', digits: 2 },
 	{ key: 'messagesPerS', label: 'Messages/s', digits: 1 },
 	{ key: 'pctOfLimit', label: '% of 60/s', digits: 1 },
