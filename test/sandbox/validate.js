@@ -6,10 +6,8 @@ const { badRequest } = require('./errors');
 
 /** Length in Unicode code points (contract §4), not UTF-16 units. */
 function codePointLength(text) {
-	let count = 0;
-	// eslint-disable-next-line no-unused-vars
-	for (const _ of text) count++;
-	return count;
+	// Spreading iterates by code point, so surrogate pairs count once.
+	return [...text].length;
 }
 
 /** @returns {Record<string, unknown>} */

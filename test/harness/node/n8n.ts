@@ -45,7 +45,6 @@ const WORKFLOW_ID = 'wf_node_tests';
 function loadBuilt<T>(relativePath: string, exportName: string): T {
 	const file = join(DIST, relativePath);
 	if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` before the node tests`);
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const Class = require(file)[exportName] as new () => T;
 	return new Class();
 }

@@ -1,6 +1,6 @@
 /** The sandbox (test/sandbox, sandbox.md) with typed helpers for the node tests. */
+import { sandboxRequest } from '../sandboxHttp';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const sandboxModule = require('../../sandbox') as {
 	startSandbox: (options: SandboxOptions) => Promise<Sandbox>;
 };
@@ -34,29 +34,16 @@ export type Json = Record<string, any>;
 
 export const startSandbox = sandboxModule.startSandbox;
 
-async function call(url: string, method: string, body?: unknown, key?: string): Promise<{ status: number; body: any }> {
-	const response = await fetch(url, {
-		method,
-		headers: {
-			...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-			...(key ? { Authorization: `Bearer ${key}` } : {}),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
 /** A control endpoint (no auth); throws unless it answers 2xx. */
 export async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<any> {
-	const answer = await call(`${sb.control_url}${path}`, method, body);
+	const answer = await sandboxRequest(`${sb.control_url}${path}`, method, body);
 	if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 	return answer.body;
 }
 
 /** A public API call with the sandbox's key; throws unless it answers 2xx. */
 export async function api(sb: Sandbox, method: string, path: string, body?: unknown, key = sb.key): Promise<any> {
-	const answer = await call(`${sb.base_url}${path}`, method, body, key);
+	const answer = await sandboxRequest(`${sb.base_url}${path}`, method, body, key);
 	if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 	return answer.body;
 }

@@ -1,6 +1,8 @@
 /** The sandbox's public API and control surface (sandbox.md), for trigger tests. */
 import type { INodeType } from 'n8n-workflow';
 
+import { sandboxRequest } from '../sandboxHttp';
+
 const { startSandbox } = require('../../sandbox') as {
 	startSandbox: (options: { port?: number; seed?: 'demo' | 'empty' }) => Promise<Sandbox>;
 };
@@ -27,17 +29,9 @@ export interface DeliveryAttempt {
 export { startSandbox };
 
 async function call(url: string, method: string, body?: unknown, key?: string): Promise<any> {
-	const response = await fetch(url, {
-		method,
-		headers: {
-			...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-			...(key ? { Authorization: `Bearer ${key}` } : {}),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
-	return text ? JSON.parse(text) : undefined;
+	const answer = await sandboxRequest(url, method, body, key);
+	if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${url} answered ${answer.status}: ${answer.text}`);
+	return answer.body;
 }
 
 export function api(sandbox: Sandbox, method: string, path: string, body?: unknown, key = sandbox.key) {
