@@ -44,9 +44,12 @@ function machine(install) {
 		memory_gb: Math.round(os.totalmem() / 2 ** 30),
 		os: `${os.type()} ${os.release()}`,
 		n8n_node: execFileSync(install.nodeBin, ['--version']).toString().trim().replace(/^v/, ''),
-		// n8n reads its settings from the environment the bench passes on; this
-		// one decides most of the cost of a webhook delivery (see RESULTS.md).
-		n8n_expression_engine: process.env.N8N_EXPRESSION_ENGINE || 'vm (n8n default)',
+		// n8n takes its settings from the environment the bench runs in. The
+		// expression engine's decide most of the cost of a webhook delivery, so
+		// a run with any of them set says so (only these: N8N_* may hold secrets).
+		n8n_expression_engine_settings: Object.fromEntries(
+			Object.entries(process.env).filter(([name]) => name.startsWith('N8N_EXPRESSION_ENGINE')),
+		),
 	};
 }
 

@@ -19,6 +19,7 @@ async function measureExecution({ n8n, sandbox }, workflowId) {
 		exitCode,
 		peakRssMb,
 		nodePeakRssMb: peakMbBetween(rssSamples, measured.startTime, measured.startTime + measured.executionTimeMs),
+		startTime: measured.startTime,
 		executionTimeMs: measured.executionTimeMs,
 		nodeError: measured.error,
 		items: measured.items,

@@ -12,8 +12,9 @@ const { node, omnichannelNode, omnichannelTrigger, manualTrigger, byId, chain, w
 /** Every measured node has this name, so results are read the same way for both peers. */
 const MEASURED = 'Measured';
 const INPUT = 'Input';
-/** The HTTP Request node's default version in n8n 2.40: what a user adding it today gets. */
+/** Default versions of n8n's nodes in 2.40: what a user adding them today gets. */
 const HTTP_REQUEST_VERSION = 4.5;
+const WEBHOOK_VERSION = 2.1;
 
 /**
  * The version a user adding our node today gets: the built description's
@@ -25,7 +26,7 @@ function defaultVersionOf(folder) {
 	return description.defaultVersion ?? Math.max(...[].concat(description.version));
 }
 
-const ours = (name, credential, parameters) =>
+const omnichannelAction = (name, credential, parameters) =>
 	omnichannelNode(name, credential, parameters, { typeVersion: defaultVersionOf('Omnichannel') });
 
 /** n8n workflow and credential ids are 16 characters; ours are readable and unique per run. */
@@ -66,7 +67,7 @@ const idleBaseline = (id) => manualThen(id, `Bench baseline ${id}`, [node(MEASUR
 /** Scenario 1, ours: Return All contacts. */
 const readsOurs = (id, credentials) =>
 	manualThen(id, `Bench reads ${id} (Omnichannel)`, [
-		ours(MEASURED, credentials.ours, { resource: 'contact', operation: 'getAll', returnAll: true }),
+		omnichannelAction(MEASURED, credentials.ours, { resource: 'contact', operation: 'getAll', returnAll: true }),
 	]);
 
 /** Scenario 1, peer: HTTP Request with its built-in pagination, page/per_page 500 until has_next is false. */
@@ -110,7 +111,7 @@ function sendInput(conversationId, count) {
 const sendsOurs = (id, credentials, conversationId, count) =>
 	manualThen(id, `Bench sends ${id} (Omnichannel)`, [
 		sendInput(conversationId, count),
-		ours(MEASURED, credentials.ours, {
+		omnichannelAction(MEASURED, credentials.ours, {
 			resource: 'message',
 			operation: 'sendText',
 			conversationId: byId('={{ $json.conversation_id }}'),
@@ -151,7 +152,7 @@ const intakeOurs = (id, credentials) =>
 function intakePlain(id) {
 	const path = crypto.randomUUID();
 	const parameters = { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} };
-	const trigger = node(MEASURED, 'n8n-nodes-base.webhook', parameters, { typeVersion: 2, webhookId: path });
+	const trigger = node(MEASURED, 'n8n-nodes-base.webhook', parameters, { typeVersion: WEBHOOK_VERSION, webhookId: path });
 	return { workflow: workflow({ id, name: `Bench intake ${id} (Webhook)`, nodes: [trigger], connections: [] }), path };
 }
 

@@ -24,6 +24,7 @@ const COLUMNS = [
 	{ key: 'status429', label: '429s', digits: 0 },
 	{ key: 'stored', label: 'Stored', digits: 0 },
 	{ key: 'duplicates', label: 'Duplicates', digits: 0 },
+	{ key: 'firstStoredAfterS', label: 'First message stored after (s)', digits: 2 },
 ];
 
 async function setUp({ sandbox, openN8n, runs }) {
@@ -49,14 +50,14 @@ async function setUp({ sandbox, openN8n, runs }) {
 	return { n8n, plan };
 }
 
-async function storedTexts(client, conversationId) {
-	const messages = await client.listAll('/messages', { conversation_id: conversationId }, { maxPages: 20 });
-	return messages.map((message) => message.content);
-}
+const storedMessages = (client, conversationId) =>
+	client.listAll('/messages', { conversation_id: conversationId }, { maxPages: 20 });
 
-function metricsOf(measured, texts) {
+function metricsOf(measured, messages) {
+	const texts = messages.map((message) => message.content);
 	const distinct = new Set(texts).size;
 	const timeS = measured.executionTimeMs / 1000;
+	const firstStoredAt = Math.min(...messages.map((message) => Date.parse(message.created_at)));
 	return {
 		succeeded: measured.status === 'success' ? 1 : 0,
 		nodeError: measured.nodeError,
@@ -68,6 +69,8 @@ function metricsOf(measured, texts) {
 		requests: measured.requests,
 		stored: texts.length,
 		duplicates: texts.length - distinct,
+		// From the node's start to the first message stored (one request's latency included).
+		firstStoredAfterS: messages.length ? (firstStoredAt - measured.startTime) / 1000 : undefined,
 	};
 }
 
@@ -86,7 +89,7 @@ async function run(context) {
 	const results = await measureRuns(context, 'sends', Object.keys(PEERS), async (peer, runIndex) => {
 		const { workflowId, conversationId } = plan[peer][runIndex];
 		const measured = await measureExecution({ n8n, sandbox }, workflowId);
-		return metricsOf(measured, await storedTexts(sandbox.client, conversationId));
+		return metricsOf(measured, await storedMessages(sandbox.client, conversationId));
 	});
 	await n8n.dispose();
 	return {
