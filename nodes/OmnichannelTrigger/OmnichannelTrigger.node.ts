@@ -17,7 +17,11 @@ export class OmnichannelTrigger implements INodeType {
 		name: 'omnichannelTrigger',
 		icon: { light: 'file:../../icons/omnichannel.svg', dark: 'file:../../icons/omnichannel.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves exactly as 1. n8n evaluates an extra expression on every
+		// request to a version-1 webhook node (the binary-data option of its old
+		// body parser); from 1.1 on it does not, ~10 ms CPU less per delivery.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).concat($parameter["otherEvents"] ? [$parameter["otherEvents"]] : []).join(", ") }}',
 		// n8n's node creator shows one entry for the action node and this trigger,

@@ -2,8 +2,14 @@ import { sleep } from 'n8n-workflow';
 
 /** The API allows about 60 requests per second per key (api.md §8, contract.md §3). */
 export const DEFAULT_REQUESTS_PER_SECOND = 60;
-/** Requests in flight per key: enough to keep 60 req/s busy up to ~200 ms latency. */
-export const MAX_CONCURRENT_REQUESTS = 12;
+/**
+ * Requests in flight per key. A slot is held for the API's latency plus n8n's
+ * own work per request (credential decryption, the header expression, parsing
+ * up to 500 records): 150–250 ms on two busy cores, measured in bench/. 24
+ * slots keep 60 req/s busy up to ~400 ms per request; the token bucket, not
+ * this number, bounds the rate.
+ */
+export const MAX_CONCURRENT_REQUESTS = 24;
 
 /**
  * Token bucket with reservations: each caller takes a token at once (the count
