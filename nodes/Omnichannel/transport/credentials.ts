@@ -1,6 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
+import type { OmnichannelContext } from './types';
+
 export const CREDENTIAL_TYPE = 'omnichannelApi';
 
 /** contract.md §3: anything else is "malformed" and the API would answer 401. */
@@ -60,4 +62,22 @@ export function checkCredentials(
 		});
 	}
 	return { baseUrl, fingerprint: `${origin}|${match[1]}|${match[2]}`, redact: redactor(apiKey) };
+}
+
+/**
+ * Checked credentials per n8n context (one node run, one list search, one
+ * webhook call): n8n reads and decrypts the credential on every getCredentials
+ * call, and a run of 3,000 sends would otherwise do so 3,000 extra times.
+ * Only successful checks are kept, so every failing item still gets its own
+ * error with its own index.
+ */
+const checkedByContext = new WeakMap<object, OmnichannelCredentials>();
+
+export async function contextCredentials(context: OmnichannelContext, itemIndex?: number): Promise<OmnichannelCredentials> {
+	const known = checkedByContext.get(context);
+	if (known) return known;
+	const data = (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
+	const checked = checkCredentials(context.getNode(), data, itemIndex);
+	checkedByContext.set(context, checked);
+	return checked;
 }

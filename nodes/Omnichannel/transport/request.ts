@@ -1,13 +1,12 @@
 import { NodeApiError, sleep } from 'n8n-workflow';
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	INode,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, checkCredentials } from './credentials';
+import { CREDENTIAL_TYPE, contextCredentials } from './credentials';
 import { connectionError, httpStatusError } from './errors';
 import {
 	MAX_ATTEMPTS,
@@ -55,8 +54,7 @@ export async function apiRequest<T = IDataObject>(
 ): Promise<T> {
 	const node = this.getNode();
 	const { itemIndex } = options;
-	const rawCredentials = (await this.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
-	const { baseUrl, fingerprint, redact } = checkCredentials(node, rawCredentials, itemIndex);
+	const { baseUrl, fingerprint, redact } = await contextCredentials(this, itemIndex);
 	const idempotent = options.idempotent ?? method !== 'POST';
 
 	const request: IHttpRequestOptions = {
