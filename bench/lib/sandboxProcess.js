@@ -13,9 +13,12 @@ const SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'sandbox.js');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-/** Resolves to the sandbox's first stdout line (sandbox.md) plus a client and close(). */
-async function startSandboxProcess() {
-	const child = spawn(process.execPath, [SCRIPT, '--port', '0', '--seed', 'demo'], {
+/**
+ * Resolves to the sandbox's first stdout line (sandbox.md) plus a client and close().
+ * @param {string[]} [seedArgs] the CLI's seed options (default: the demo world)
+ */
+async function startSandboxProcess(seedArgs = ['--seed', 'demo']) {
+	const child = spawn(process.execPath, [SCRIPT, '--port', '0', ...seedArgs], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const exited = new Promise((resolve) => child.once('exit', resolve));
