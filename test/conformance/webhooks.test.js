@@ -3,6 +3,7 @@
 // signature, retries, at-least-once); api.md §6.
 
 const crypto = require('node:crypto');
+const http = require('node:http');
 const { openSandbox, startReceiver, waitFor, sleep, allPages, demoWorld, ID_PATTERN, ISO_PATTERN } = require('./helpers');
 
 let t;
@@ -256,6 +257,40 @@ describe('deliveries (contract §7)', () => {
 			[2, null, false],
 		]);
 	});
+
+	test('no answer within 10 s is a failure: the attempt is dropped and retried', async () => {
+		// A receiver that holds its first request open and never answers it.
+		const arrivals = [];
+		const held = [];
+		const silent = http.createServer((req, res) => {
+			arrivals.push(Date.now());
+			if (arrivals.length === 1) held.push(res);
+			else res.end('ok');
+		});
+		await new Promise((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		try {
+			await t.control.put('/faults', { retry_schedule_ms: [20] });
+			const hook = await createHook({ url: `http://127.0.0.1:${silent.address().port}/hooks`, events: ['contact.created'] });
+			await t.api.post('/contacts', { name: 'Slow Sam' });
+			const log = await waitFor(
+				async () => {
+					const entries = (await t.control.get(`/deliveries?webhook_id=${hook.id}`)).body;
+					return entries.length >= 2 && entries;
+				},
+				{ timeoutMs: 25_000, intervalMs: 200 },
+			);
+			expect(log.map((d) => [d.attempt, d.status, d.ok])).toEqual([
+				[1, null, false],
+				[2, 200, true],
+			]);
+			// The retry waited the full 10 s for the first answer (timers may
+			// fire a millisecond early), then the 20 ms of the schedule.
+			expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(9_990);
+		} finally {
+			silent.closeAllConnections();
+			await new Promise((resolve) => silent.close(resolve));
+		}
+	}, 40_000);
 
 	test('webhook_fail_rate 1: every attempt counts as failed even on 200, so retries follow', async () => {
 		await t.control.put('/faults', { webhook_fail_rate: 1, retry_schedule_ms: [20, 20] });

@@ -108,5 +108,9 @@ test('Max Requests Per Second lowers the rate of a node', async () => {
 	expect(result.json).toHaveLength(30);
 	// A burst of 5, then 10 per second: 25 more requests take 2.5 s.
 	expect(Date.now() - started).toBeGreaterThanOrEqual(2400);
-	expect((await stats(suite.sb)).max_per_second).toBeLessThanOrEqual(15);
+	// The busiest second can hold the burst plus one second of refill (15);
+	// a first request held up by connection set-up can bunch one or two more
+	// into that window on a busy machine. The default (a burst of 30, 60/s)
+	// would show 60 or more.
+	expect((await stats(suite.sb)).max_per_second).toBeLessThanOrEqual(20);
 }, 30_000);
