@@ -27,6 +27,7 @@ const scenarioModules = {
 	reads: require('./scenarios/reads'),
 	sends: require('./scenarios/sends'),
 	webhooks: require('./scenarios/webhooks'),
+	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);

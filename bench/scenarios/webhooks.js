@@ -37,12 +37,12 @@ const COLUMNS = [
 	{ key: 'cpuMsPerDelivery', label: 'n8n CPU ms per delivery', digits: 1 },
 ];
 
-async function setUp({ sandbox, openN8n, runs }) {
+async function setUp({ sandbox, openN8n, runs }, n8nEnv) {
 	const { client } = sandbox;
 	const port = await freePort();
 	const relay = await startRelay(port);
 	// The address n8n gives its webhooks, and so registers at the sandbox: the relay's.
-	const n8n = await openN8n({ port, env: { WEBHOOK_URL: `${relay.url}/` } });
+	const n8n = await openN8n({ port, env: { ...n8nEnv, WEBHOOK_URL: `${relay.url}/` } });
 	const channel = await client.control('POST', '/channels', { type: 'whatsapp', name: 'Bench intake' });
 	const conversation = await client.control('POST', '/conversations', { channel_id: channel.id });
 	const credentials = wf.credentialsFor('Wh', { baseUrl: sandbox.base_url, apiKey: sandbox.key });
@@ -153,8 +153,13 @@ function targets(summary) {
 	];
 }
 
-async function run(context) {
-	const { n8n, plan, relay, conversationId } = await setUp(context);
+/**
+ * The same measurement under n8n's default settings, or (variant) with extra
+ * n8n environment for both peers alike.
+ * @param {{ n8nEnv?: Record<string, string>, titleSuffix?: string, note?: string }} [variant]
+ */
+async function run(context, { n8nEnv = {}, titleSuffix = '', note } = {}) {
+	const { n8n, plan, relay, conversationId } = await setUp(context, n8nEnv);
 	let results;
 	try {
 		results = await measureRuns(context, 'webhooks', Object.keys(PEERS), (peer, runIndex) =>
@@ -165,8 +170,8 @@ async function run(context) {
 		await relay.close();
 	}
 	return {
-		title: `Webhook intake: ${EVENTS.toLocaleString('en-US')} events, about 2,000 signed deliveries (10% duplicates)`,
-		setup: { events: EVENTS, webhook_duplicate_rate: DUPLICATE_RATE, events_outstanding: WINDOW },
+		title: `Webhook intake: ${EVENTS.toLocaleString('en-US')} events, about 2,000 signed deliveries (10% duplicates)${titleSuffix}`,
+		setup: { events: EVENTS, webhook_duplicate_rate: DUPLICATE_RATE, events_outstanding: WINDOW, n8n_env: n8nEnv },
 		columns: COLUMNS,
 		peers: PEERS,
 		results,
@@ -177,8 +182,27 @@ async function run(context) {
 				'(half at the same time as the original, half up to 200 ms after it) come on top. Deliveries pass a byte-for-byte relay ' +
 				'that notes when n8n answered; intake time runs from the first event to the last acknowledgement. ' +
 				'The plain Webhook node starts an execution for every copy; ours verifies the signature and starts one per event id.',
+			...(note ? [note] : []),
 		],
 	};
 }
 
-module.exports = { run };
+/**
+ * n8n's own setting that lets a webhook request and an execution take an
+ * expression isolate only when an expression is actually evaluated. By
+ * default n8n takes one for every webhook request to a node other than its
+ * Webhook node (live-webhooks.js, webhookPhaseNeedsIsolate) and for every
+ * execution, and those dominate intake on a small machine.
+ */
+const LAZY_ISOLATES = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
+
+const runWithLazyIsolates = (context) =>
+	run(context, {
+		n8nEnv: LAZY_ISOLATES,
+		titleSuffix: ', n8n with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
+		note:
+			'Both peers run in an n8n started with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: n8n then takes an expression isolate ' +
+			'only when an expression is evaluated, instead of for every webhook request (except to its own Webhook node) and every execution.',
+	});
+
+module.exports = { run, runWithLazyIsolates };

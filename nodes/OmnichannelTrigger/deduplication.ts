@@ -6,7 +6,10 @@
  *   the insert run without an `await` in between, so two copies arriving at
  *   the same time in one process cannot both pass;
  * - a bounded copy of the newest ids in the node's workflow static data, so a
- *   redelivery after a restart is still recognised.
+ *   redelivery after a restart is still recognised. It is kept as one JSON
+ *   string, not as an array: n8n loads the static data on every webhook
+ *   request and wraps each nested object in a change-tracking proxy, which
+ *   for thousands of [id, time] pairs cost more than the whole verification.
  *
  * n8n saves a webhook run's static data whole, from the copy it loaded at
  * the start of that run: concurrent runs overwrite each other. So every run
@@ -33,10 +36,10 @@ const IN_FLIGHT_PER_TRIGGER = 16;
 /** [event id, UNIX seconds when first accepted], oldest first. */
 export type StoredEventIds = Array<[string, number]>;
 
-/** Where one run keeps the ids in its copy of the static data. */
+/** Where one run keeps the ids (StoredEventIds as JSON) in its copy of the static data. */
 export interface EventIdStore {
 	read(): unknown;
-	write(ids: StoredEventIds): void;
+	write(storedJson: string): void;
 }
 
 interface InFlightRun {
@@ -49,6 +52,11 @@ interface TriggerMemory {
 	accepted: Map<string, number>;
 	/** The newest ids as saved in static data; replaced, never changed in place. */
 	stored: StoredEventIds;
+	/**
+	 * The JSON this process last wrote to static data or read from it: every
+	 * id in it is already known, so a copy holding it needs no parsing.
+	 */
+	knownJson: string;
 	inFlight: InFlightRun[];
 }
 
@@ -59,7 +67,7 @@ function memoryOf(trigger: string): TriggerMemory {
 	if (memory) {
 		triggers.delete(trigger);
 	} else {
-		memory = { accepted: new Map(), stored: [], inFlight: [] };
+		memory = { accepted: new Map(), stored: [], knownJson: '', inFlight: [] };
 	}
 	// Re-inserted last: the Map's order is the order of use.
 	triggers.set(trigger, memory);
@@ -76,14 +84,30 @@ function toStored(accepted: Map<string, number>): StoredEventIds {
 }
 
 /**
+ * The ids in a run's copy of the static data. Version 0.1.0 of this node kept
+ * them as an array, which is still read.
+ */
+function parseStored(stored: unknown): unknown[] {
+	if (Array.isArray(stored)) return stored;
+	if (typeof stored !== 'string' || stored === '') return [];
+	try {
+		const parsed: unknown = JSON.parse(stored);
+		return Array.isArray(parsed) ? parsed : [];
+	} catch {
+		return [];
+	}
+}
+
+/**
  * Adds ids saved by earlier runs (before a restart, or by another process).
- * Runs on every delivery, so ids already known cost a lookup and nothing more.
+ * Runs on every delivery: when the copy holds exactly what this process last
+ * wrote or read (the usual case), it costs one string comparison.
  */
 function absorbStored(memory: TriggerMemory, stored: unknown, oldestMs: number): void {
-	// The same array this process wrote: nothing new in it.
-	if (!Array.isArray(stored) || stored === memory.stored) return;
+	if (stored === memory.knownJson) return;
+	if (typeof stored === 'string') memory.knownJson = stored;
 	const missing: Array<[string, number]> = [];
-	for (const entry of stored.slice(-STORED_IDS_PER_TRIGGER) as unknown[]) {
+	for (const entry of parseStored(stored).slice(-STORED_IDS_PER_TRIGGER)) {
 		if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number') continue;
 		const acceptedMs = entry[1] * 1000;
 		if (acceptedMs >= oldestMs && !memory.accepted.has(entry[0])) missing.push([entry[0], acceptedMs]);
@@ -126,8 +150,8 @@ export function acceptOnce(trigger: string, store: EventIdStore, eventId: string
 	remember(memory, eventId, now);
 	forgetOld(memory, now);
 	memory.inFlight.push({ store, since: now });
-	// One array shared by every copy, never changed in place: n8n serialises it when it saves.
-	for (const run of memory.inFlight) run.store.write(memory.stored);
+	memory.knownJson = JSON.stringify(memory.stored);
+	for (const run of memory.inFlight) run.store.write(memory.knownJson);
 	return true;
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { EventIdStore, StoredEventIds } from './deduplication';
+import type { EventIdStore } from './deduplication';
 
 /**
  * The test URL ("listen for event") and the production URL each get their own
@@ -23,7 +23,8 @@ interface KindState extends IDataObject {
 	webhook?: RegisteredWebhook;
 	/** When `webhook` was last set or cleared (ms): orders copies of static data. */
 	webhookChangedAt?: number;
-	recentEventIds?: StoredEventIds;
+	/** JSON of deduplication's StoredEventIds (an array in version 0.1.0). */
+	recentEventIds?: string;
 }
 
 interface Change {
@@ -125,6 +126,6 @@ export function kindRegisteredFor(data: IDataObject, url: string): WebhookKind |
 export function eventIdStore(data: IDataObject, kind: WebhookKind): EventIdStore {
 	return {
 		read: () => slot(data, kind).recentEventIds,
-		write: (ids) => updateSlot(data, kind, { recentEventIds: ids }),
+		write: (storedJson) => updateSlot(data, kind, { recentEventIds: storedJson }),
 	};
 }

@@ -15,7 +15,7 @@ const T0 = Date.UTC(2026, 0, 1);
 /** Static data that keeps what was written, like one n8n run's copy. */
 function keptStore(): EventIdStore & { ids: () => StoredEventIds } {
 	let saved: unknown;
-	return { read: () => saved, write: (ids) => (saved = ids), ids: () => saved as StoredEventIds };
+	return { read: () => saved, write: (json) => (saved = json), ids: () => JSON.parse(saved as string) as StoredEventIds };
 }
 
 /** Static data that keeps nothing: only the process memory counts. */
@@ -53,17 +53,34 @@ describe('acceptOnce', () => {
 		expect(RETENTION_MS).toBeGreaterThan((5 + 30 + 120 + 600 + 1800 + 3600) * 1000);
 	});
 
-	test('a fresh process honours the ids in static data, except expired ones', () => {
-		const saved: StoredEventIds = [
-			['evt_expired', Math.floor((T0 - RETENTION_MS - 60_000) / 1000)],
-			['evt_recent', Math.floor((T0 - 60_000) / 1000)],
-		];
+	const savedBeforeRestart: StoredEventIds = [
+		['evt_expired', Math.floor((T0 - RETENTION_MS - 60_000) / 1000)],
+		['evt_recent', Math.floor((T0 - 60_000) / 1000)],
+	];
+
+	test.each([
+		['a JSON string', JSON.stringify(savedBeforeRestart)],
+		// What version 0.1.0 of the node saved.
+		['an array', savedBeforeRestart],
+	])('a fresh process honours the ids in static data (%s), except expired ones', (_form, saved) => {
 		jest.isolateModules(() => {
 			const fresh = require('../../nodes/OmnichannelTrigger/deduplication') as typeof import('../../nodes/OmnichannelTrigger/deduplication');
 			const store: EventIdStore = { read: () => JSON.parse(JSON.stringify(saved)), write: () => undefined };
 			expect(fresh.acceptOnce('restart', store, 'evt_recent', T0)).toBe(false);
 			expect(fresh.acceptOnce('restart', store, 'evt_expired', T0)).toBe(true);
 		});
+	});
+
+	test('ids saved by another process are absorbed; unreadable static data is ignored', () => {
+		const shared = keptStore();
+		expect(acceptOnce('absorb', shared, 'evt_mine', T0)).toBe(true);
+		const other: StoredEventIds = [...shared.ids(), ['evt_theirs', Math.floor(T0 / 1000)]];
+		const copy: EventIdStore = { read: () => JSON.stringify(other), write: () => undefined };
+		expect(acceptOnce('absorb', copy, 'evt_theirs', T0 + 1)).toBe(false);
+		expect(acceptOnce('absorb', copy, 'evt_mine', T0 + 2)).toBe(false);
+		for (const junk of ['not json', '{"a":1}', 42, null]) {
+			expect(acceptOnce('absorb', { read: () => junk, write: () => undefined }, `evt_${String(junk)}`, T0 + 3)).toBe(true);
+		}
 	});
 
 	test('each trigger (workflow, node, test or production) has its own ids; the number of triggers is bounded', () => {
