@@ -1,3 +1,5 @@
+import { createHash } from 'crypto';
+
 /**
  * Exactly-once acceptance of deliveries, keyed on X-Service-Webhook-Id.
  *
@@ -6,16 +8,16 @@
  *   the insert run without an `await` in between, so two copies arriving at
  *   the same time in one process cannot both pass;
  * - a bounded copy of the newest ids in the node's workflow static data, so a
- *   redelivery after a restart is still recognised. It is kept as one JSON
- *   string, not as an array: n8n loads the static data on every webhook
- *   request and wraps each nested object in a change-tracking proxy, which
- *   for thousands of [id, time] pairs cost more than the whole verification.
+ *   redelivery after a restart is still recognised.
  *
  * n8n saves a webhook run's static data whole, from the copy it loaded at
  * the start of that run: concurrent runs overwrite each other. So every run
  * that accepts an event writes the whole process-wide list into its own copy,
  * and into the copies of the other runs still in flight in this process.
  * Whichever saves last then saves every id this process has accepted.
+ *
+ * n8n also reads, parses and saves that static data on every request, so the
+ * stored list is one compact string (see StoredList), not an array of pairs.
  */
 
 /**
@@ -32,14 +34,26 @@ const MAX_TRIGGERS = 64;
 /** A run saves its static data right after starting its execution, well within this. */
 const IN_FLIGHT_MS = 60_000;
 const IN_FLIGHT_PER_TRIGGER = 16;
+/** Stored lists (by tag) whose ids this process already holds, per trigger. */
+const KNOWN_LISTS_PER_TRIGGER = 64;
 
-/** [event id, UNIX seconds when first accepted], oldest first. */
-export type StoredEventIds = Array<[string, number]>;
+/**
+ * The stored list: `ids1:<tag>:` then one fixed-width entry per id, oldest
+ * first. An entry is 16 characters of the id's SHA-256 (base64url: 96 bits,
+ * so two different ids look alike with odds of about 1 in 10^20 among 10,000)
+ * and the UNIX second it was accepted in 7 base-36 digits. The tag names the
+ * process and write, so a run whose copy holds a list this process wrote (the
+ * usual case: an older save of its own) skips it without parsing.
+ */
+const STORED_PREFIX = 'ids1:';
+const FINGERPRINT_CHARS = 16;
+const SECONDS_CHARS = 7;
+const ENTRY_CHARS = FINGERPRINT_CHARS + SECONDS_CHARS;
 
-/** Where one run keeps the ids (StoredEventIds as JSON) in its copy of the static data. */
+/** Where one run keeps the ids (a stored list) in its copy of the static data. */
 export interface EventIdStore {
 	read(): unknown;
-	write(storedJson: string): void;
+	write(storedList: string): void;
 }
 
 interface InFlightRun {
@@ -48,26 +62,32 @@ interface InFlightRun {
 }
 
 interface TriggerMemory {
-	/** Event id -> first accepted (ms), oldest first. */
+	/** Id fingerprint -> first accepted (ms), oldest first. */
 	accepted: Map<string, number>;
-	/** The newest ids as saved in static data; replaced, never changed in place. */
-	stored: StoredEventIds;
-	/**
-	 * The JSON this process last wrote to static data or read from it: every
-	 * id in it is already known, so a copy holding it needs no parsing.
-	 */
-	knownJson: string;
+	/** The entries of the stored list, without prefix and tag. */
+	storedEntries: string;
+	/** Tags of stored lists whose ids are all in `accepted` (or deliberately forgotten). */
+	knownTags: Set<string>;
 	inFlight: InFlightRun[];
 }
 
 const triggers = new Map<string, TriggerMemory>();
+/** Tells this process's writes from another's that used the same counter. */
+const processTag = Math.random().toString(36).slice(2, 10);
+let writeCount = 0;
+
+const fingerprint = (eventId: string): string =>
+	createHash('sha256').update(eventId).digest('base64url').slice(0, FINGERPRINT_CHARS);
+
+const entryOf = (fingerprintOfId: string, acceptedMs: number): string =>
+	fingerprintOfId + Math.floor(acceptedMs / 1000).toString(36).padStart(SECONDS_CHARS, '0');
 
 function memoryOf(trigger: string): TriggerMemory {
 	let memory = triggers.get(trigger);
 	if (memory) {
 		triggers.delete(trigger);
 	} else {
-		memory = { accepted: new Map(), stored: [], knownJson: '', inFlight: [] };
+		memory = { accepted: new Map(), storedEntries: '', knownTags: new Set(), inFlight: [] };
 	}
 	// Re-inserted last: the Map's order is the order of use.
 	triggers.set(trigger, memory);
@@ -78,44 +98,62 @@ function memoryOf(trigger: string): TriggerMemory {
 	return memory;
 }
 
-function toStored(accepted: Map<string, number>): StoredEventIds {
-	const newest = [...accepted.entries()].slice(-STORED_IDS_PER_TRIGGER);
-	return newest.map(([id, acceptedMs]) => [id, Math.floor(acceptedMs / 1000)]);
+function rememberTag(memory: TriggerMemory, tag: string): void {
+	memory.knownTags.add(tag);
+	if (memory.knownTags.size > KNOWN_LISTS_PER_TRIGGER) {
+		memory.knownTags.delete(memory.knownTags.values().next().value as string);
+	}
 }
 
-/**
- * The ids in a run's copy of the static data. Version 0.1.0 of this node kept
- * them as an array, which is still read.
- */
-function parseStored(stored: unknown): unknown[] {
-	if (Array.isArray(stored)) return stored;
-	if (typeof stored !== 'string' || stored === '') return [];
-	try {
-		const parsed: unknown = JSON.parse(stored);
-		return Array.isArray(parsed) ? parsed : [];
-	} catch {
-		return [];
+/** [fingerprint, accepted ms] of every entry of a stored list. */
+function entriesOf(entries: string): Array<[string, number]> {
+	const pairs: Array<[string, number]> = [];
+	for (let at = 0; at + ENTRY_CHARS <= entries.length; at += ENTRY_CHARS) {
+		const seconds = parseInt(entries.slice(at + FINGERPRINT_CHARS, at + ENTRY_CHARS), 36);
+		if (Number.isFinite(seconds)) pairs.push([entries.slice(at, at + FINGERPRINT_CHARS), seconds * 1000]);
 	}
+	return pairs;
+}
+
+/** Version 0.1.0 of the node stored [event id, UNIX seconds] pairs. */
+function pairsOfArray(stored: unknown[]): Array<[string, number]> {
+	const pairs: Array<[string, number]> = [];
+	for (const entry of stored) {
+		if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number') {
+			pairs.push([fingerprint(entry[0]), entry[1] * 1000]);
+		}
+	}
+	return pairs;
 }
 
 /**
  * Adds ids saved by earlier runs (before a restart, or by another process).
- * Runs on every delivery: when the copy holds exactly what this process last
- * wrote or read (the usual case), it costs one string comparison.
+ * Runs on every delivery; a list this process wrote or read before costs a
+ * look-up of its tag.
  */
 function absorbStored(memory: TriggerMemory, stored: unknown, oldestMs: number): void {
-	if (stored === memory.knownJson) return;
-	if (typeof stored === 'string') memory.knownJson = stored;
-	const missing: Array<[string, number]> = [];
-	for (const entry of parseStored(stored).slice(-STORED_IDS_PER_TRIGGER)) {
-		if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number') continue;
-		const acceptedMs = entry[1] * 1000;
-		if (acceptedMs >= oldestMs && !memory.accepted.has(entry[0])) missing.push([entry[0], acceptedMs]);
+	let pairs: Array<[string, number]>;
+	if (Array.isArray(stored)) {
+		pairs = pairsOfArray(stored);
+	} else {
+		if (typeof stored !== 'string' || !stored.startsWith(STORED_PREFIX)) return;
+		const tagEnd = stored.indexOf(':', STORED_PREFIX.length);
+		if (tagEnd < 0) return;
+		const tag = stored.slice(STORED_PREFIX.length, tagEnd);
+		if (memory.knownTags.has(tag)) return;
+		rememberTag(memory, tag);
+		pairs = entriesOf(stored.slice(tagEnd + 1));
 	}
+	const missing = pairs
+		.slice(-STORED_IDS_PER_TRIGGER)
+		.filter(([id, acceptedMs]) => acceptedMs >= oldestMs && !memory.accepted.has(id));
 	if (missing.length === 0) return;
 	const merged = [...memory.accepted.entries(), ...missing].sort((a, b) => a[1] - b[1]);
 	memory.accepted = new Map(merged);
-	memory.stored = toStored(memory.accepted);
+	memory.storedEntries = merged
+		.slice(-STORED_IDS_PER_TRIGGER)
+		.map(([id, acceptedMs]) => entryOf(id, acceptedMs))
+		.join('');
 }
 
 function forgetOld(memory: TriggerMemory, now: number): void {
@@ -124,16 +162,16 @@ function forgetOld(memory: TriggerMemory, now: number): void {
 		if (acceptedMs >= oldestMs && memory.accepted.size <= MEMORY_IDS_PER_TRIGGER) break;
 		memory.accepted.delete(id);
 	}
-	const expired = memory.stored.findIndex(([, acceptedSeconds]) => acceptedSeconds * 1000 >= oldestMs);
-	if (expired !== 0) memory.stored = expired < 0 ? [] : memory.stored.slice(expired);
+	const entries = memory.storedEntries;
+	const tooMany = Math.max(0, entries.length / ENTRY_CHARS - STORED_IDS_PER_TRIGGER);
+	let first = tooMany * ENTRY_CHARS;
+	while (first < entries.length) {
+		const seconds = parseInt(entries.slice(first + FINGERPRINT_CHARS, first + ENTRY_CHARS), 36);
+		if (seconds * 1000 >= oldestMs) break;
+		first += ENTRY_CHARS;
+	}
+	if (first > 0) memory.storedEntries = entries.slice(first);
 	memory.inFlight = memory.inFlight.filter((run) => run.since >= now - IN_FLIGHT_MS).slice(-IN_FLIGHT_PER_TRIGGER);
-}
-
-function remember(memory: TriggerMemory, eventId: string, now: number): void {
-	memory.accepted.set(eventId, now);
-	const kept = memory.stored.slice(memory.stored.length >= STORED_IDS_PER_TRIGGER ? 1 : 0);
-	kept.push([eventId, Math.floor(now / 1000)]);
-	memory.stored = kept;
 }
 
 /**
@@ -145,13 +183,16 @@ export function acceptOnce(trigger: string, store: EventIdStore, eventId: string
 	const memory = memoryOf(trigger);
 	absorbStored(memory, store.read(), now - RETENTION_MS);
 	forgetOld(memory, now);
-	if (memory.accepted.has(eventId)) return false;
+	const id = fingerprint(eventId);
+	if (memory.accepted.has(id)) return false;
 
-	remember(memory, eventId, now);
+	memory.accepted.set(id, now);
+	memory.storedEntries += entryOf(id, now);
 	forgetOld(memory, now);
 	memory.inFlight.push({ store, since: now });
-	memory.knownJson = JSON.stringify(memory.stored);
-	for (const run of memory.inFlight) run.store.write(memory.knownJson);
+	const tag = `${processTag}.${(++writeCount).toString(36)}`;
+	rememberTag(memory, tag);
+	const storedList = `${STORED_PREFIX}${tag}:${memory.storedEntries}`;
+	for (const run of memory.inFlight) run.store.write(storedList);
 	return true;
 }
-

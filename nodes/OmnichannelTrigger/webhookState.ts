@@ -23,7 +23,7 @@ interface KindState extends IDataObject {
 	webhook?: RegisteredWebhook;
 	/** When `webhook` was last set or cleared (ms): orders copies of static data. */
 	webhookChangedAt?: number;
-	/** JSON of deduplication's StoredEventIds (an array in version 0.1.0). */
+	/** deduplication's stored list (an array of [id, seconds] in version 0.1.0). */
 	recentEventIds?: string;
 }
 
@@ -126,6 +126,6 @@ export function kindRegisteredFor(data: IDataObject, url: string): WebhookKind |
 export function eventIdStore(data: IDataObject, kind: WebhookKind): EventIdStore {
 	return {
 		read: () => slot(data, kind).recentEventIds,
-		write: (storedJson) => updateSlot(data, kind, { recentEventIds: storedJson }),
+		write: (storedList) => updateSlot(data, kind, { recentEventIds: storedList }),
 	};
 }

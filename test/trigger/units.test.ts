@@ -1,5 +1,5 @@
 /** The trigger's pure parts: bounds of the de-duplication, event names, filters. */
-import type { EventIdStore, StoredEventIds } from '../../nodes/OmnichannelTrigger/deduplication';
+import type { EventIdStore } from '../../nodes/OmnichannelTrigger/deduplication';
 import {
 	MEMORY_IDS_PER_TRIGGER,
 	RETENTION_MS,
@@ -12,14 +12,32 @@ import { signingKey } from '../../nodes/OmnichannelTrigger/signature';
 
 const T0 = Date.UTC(2026, 0, 1);
 
+type Deduplication = typeof import('../../nodes/OmnichannelTrigger/deduplication');
+
 /** Static data that keeps what was written, like one n8n run's copy. */
-function keptStore(): EventIdStore & { ids: () => StoredEventIds } {
+function keptStore(): EventIdStore & { saved: () => unknown } {
 	let saved: unknown;
-	return { read: () => saved, write: (json) => (saved = json), ids: () => JSON.parse(saved as string) as StoredEventIds };
+	return { read: () => saved, write: (list) => (saved = list), saved: () => saved };
 }
 
 /** Static data that keeps nothing: only the process memory counts. */
 const noStore: EventIdStore = { read: () => undefined, write: () => undefined };
+
+/** The module as a freshly started n8n process sees it: nothing in memory. */
+function freshProcess(): Deduplication {
+	let fresh: Deduplication | undefined;
+	jest.isolateModules(() => {
+		fresh = require('../../nodes/OmnichannelTrigger/deduplication') as Deduplication;
+	});
+	return fresh as Deduplication;
+}
+
+/** What a fresh process makes of `saved`: for each id, whether it would start an execution. */
+function acceptedAfterRestart(saved: unknown, ids: string[], now: number): Record<string, boolean> {
+	const fresh = freshProcess();
+	const copy: EventIdStore = { read: () => saved, write: () => undefined };
+	return Object.fromEntries(ids.map((id) => [id, fresh.acceptOnce('restart', copy, id, now)]));
+}
 
 describe('acceptOnce', () => {
 	test('memory per trigger is bounded: the oldest ids are forgotten first', () => {
@@ -32,14 +50,19 @@ describe('acceptOnce', () => {
 		expect(acceptOnce('memory-bound', noStore, 'evt_0', T0 + total)).toBe(true);
 	});
 
-	test('static data keeps the newest ids only, as [id, UNIX seconds]', () => {
+	test('static data keeps the newest ids only, in under 40 characters per id', () => {
 		const store = keptStore();
 		const total = STORED_IDS_PER_TRIGGER + 50;
 		for (let index = 0; index < total; index++) acceptOnce('stored-bound', store, `evt_${index}`, T0 + index * 10);
-		const ids = store.ids();
-		expect(ids).toHaveLength(STORED_IDS_PER_TRIGGER);
-		expect(ids[0]).toEqual([`evt_50`, Math.floor((T0 + 500) / 1000)]);
-		expect(ids.at(-1)?.[0]).toBe(`evt_${total - 1}`);
+		expect(typeof store.saved()).toBe('string');
+		expect((store.saved() as string).length).toBeLessThan(STORED_IDS_PER_TRIGGER * 40);
+		const now = T0 + total * 10;
+		expect(acceptedAfterRestart(store.saved(), ['evt_0', 'evt_49', 'evt_50', `evt_${total - 1}`], now)).toEqual({
+			evt_0: true,
+			evt_49: true,
+			evt_50: false,
+			[`evt_${total - 1}`]: false,
+		});
 	});
 
 	test('ids are kept for the whole retry window, then forgotten in memory and in static data', () => {
@@ -47,39 +70,54 @@ describe('acceptOnce', () => {
 		expect(acceptOnce('retention', store, 'evt_old', T0)).toBe(true);
 		expect(acceptOnce('retention', store, 'evt_old', T0 + RETENTION_MS - 1_000)).toBe(false);
 		expect(acceptOnce('retention', store, 'evt_new', T0 + RETENTION_MS + 1_000)).toBe(true);
-		expect(store.ids().map(([id]) => id)).toEqual(['evt_new']);
+		expect(acceptedAfterRestart(store.saved(), ['evt_old', 'evt_new'], T0 + RETENTION_MS + 2_000)).toEqual({ evt_old: true, evt_new: false });
 		expect(acceptOnce('retention', store, 'evt_old', T0 + RETENTION_MS + 2_000)).toBe(true);
 		// The retry window of contract.md §7 (5 s + 30 s + 2 min + 10 min + 30 min + 1 h) fits.
 		expect(RETENTION_MS).toBeGreaterThan((5 + 30 + 120 + 600 + 1800 + 3600) * 1000);
 	});
 
-	const savedBeforeRestart: StoredEventIds = [
-		['evt_expired', Math.floor((T0 - RETENTION_MS - 60_000) / 1000)],
-		['evt_recent', Math.floor((T0 - 60_000) / 1000)],
-	];
+	test('a fresh process honours the ids in static data, except expired ones', () => {
+		const store = keptStore();
+		const before = freshProcess();
+		before.acceptOnce('restart', store, 'evt_expired', T0 - RETENTION_MS - 60_000);
+		before.acceptOnce('restart', store, 'evt_recent', T0 - 60_000);
+		expect(acceptedAfterRestart(store.saved(), ['evt_recent', 'evt_expired'], T0)).toEqual({ evt_recent: false, evt_expired: true });
+	});
 
-	test.each([
-		['a JSON string', JSON.stringify(savedBeforeRestart)],
-		// What version 0.1.0 of the node saved.
-		['an array', savedBeforeRestart],
-	])('a fresh process honours the ids in static data (%s), except expired ones', (_form, saved) => {
-		jest.isolateModules(() => {
-			const fresh = require('../../nodes/OmnichannelTrigger/deduplication') as typeof import('../../nodes/OmnichannelTrigger/deduplication');
-			const store: EventIdStore = { read: () => JSON.parse(JSON.stringify(saved)), write: () => undefined };
-			expect(fresh.acceptOnce('restart', store, 'evt_recent', T0)).toBe(false);
-			expect(fresh.acceptOnce('restart', store, 'evt_expired', T0)).toBe(true);
+	test('the [id, UNIX seconds] array of version 0.1.0 is still read', () => {
+		const saved = [
+			['evt_expired', Math.floor((T0 - RETENTION_MS - 60_000) / 1000)],
+			['evt_recent', Math.floor((T0 - 60_000) / 1000)],
+		];
+		expect(acceptedAfterRestart(saved, ['evt_recent', 'evt_expired'], T0)).toEqual({ evt_recent: false, evt_expired: true });
+	});
+
+	test('a run whose copy holds an older list of ours still saves every id', () => {
+		const first = keptStore();
+		acceptOnce('stale-copy', first, 'evt_a', T0);
+		const olderList = first.saved();
+		acceptOnce('stale-copy', keptStore(), 'evt_b', T0 + 1);
+		const late: EventIdStore & { saved: () => unknown } = { ...keptStore(), read: () => olderList };
+		let written: unknown;
+		late.write = (list) => (written = list);
+		expect(acceptOnce('stale-copy', late, 'evt_c', T0 + 2)).toBe(true);
+		expect(acceptedAfterRestart(written, ['evt_a', 'evt_b', 'evt_c', 'evt_d'], T0 + 3)).toEqual({
+			evt_a: false,
+			evt_b: false,
+			evt_c: false,
+			evt_d: true,
 		});
 	});
 
 	test('ids saved by another process are absorbed; unreadable static data is ignored', () => {
-		const shared = keptStore();
-		expect(acceptOnce('absorb', shared, 'evt_mine', T0)).toBe(true);
-		const other: StoredEventIds = [...shared.ids(), ['evt_theirs', Math.floor(T0 / 1000)]];
-		const copy: EventIdStore = { read: () => JSON.stringify(other), write: () => undefined };
-		expect(acceptOnce('absorb', copy, 'evt_theirs', T0 + 1)).toBe(false);
-		expect(acceptOnce('absorb', copy, 'evt_mine', T0 + 2)).toBe(false);
-		for (const junk of ['not json', '{"a":1}', 42, null]) {
-			expect(acceptOnce('absorb', { read: () => junk, write: () => undefined }, `evt_${String(junk)}`, T0 + 3)).toBe(true);
+		const theirs = keptStore();
+		freshProcess().acceptOnce('absorb', theirs, 'evt_theirs', T0);
+		const mine = keptStore();
+		expect(acceptOnce('absorb', mine, 'evt_mine', T0)).toBe(true);
+		expect(acceptOnce('absorb', theirs, 'evt_theirs', T0 + 1)).toBe(false);
+		expect(acceptOnce('absorb', mine, 'evt_mine', T0 + 2)).toBe(false);
+		for (const junk of ['not a list', 'ids1:', 'ids1:x:zz', 'ids1:y:' + '!'.repeat(23), '{"a":1}', 42, null, [['evt', 'x'], 7]]) {
+			expect(acceptOnce('absorb', { read: () => junk, write: () => undefined }, `evt_${JSON.stringify(junk)}`, T0 + 3)).toBe(true);
 		}
 	});
 
