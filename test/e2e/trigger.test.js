@@ -1,7 +1,8 @@
 'use strict';
 // The Omnichannel Trigger in a published workflow of a running n8n: it
 // registers its webhook at the sandbox, turns each customer message into
-// exactly one execution (also when the sandbox redelivers and duplicates),
+// exactly one execution (also when the sandbox redelivers and duplicates,
+// and after n8n restarts),
 // refuses forged deliveries, and removes its webhook when unpublished.
 const crypto = require('crypto');
 
@@ -117,6 +118,39 @@ describe('Omnichannel Trigger in a published n8n workflow', () => {
 			const contents = [];
 			for (const execution of newest) contents.push((await triggerOutput(ctx.n8n, execution.id))[0].data.content);
 			expect(contents.sort()).toEqual(['Retry storm 1', 'Retry storm 2', 'Retry storm 3']);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'a redelivery after n8n restarts starts no second execution',
+		async () => {
+			const { client, n8n } = ctx;
+			const before = (await executions()).length;
+			await client.control('DELETE', '/deliveries');
+			// n8n accepts the first attempt, but the sandbox counts it failed and
+			// keeps retrying every 2 s: the retries outlive n8n's restart.
+			await client.control('PUT', '/faults', { webhook_fail_rate: 1, retry_schedule_ms: Array(40).fill(2000) });
+			let eventId;
+			try {
+				await inbound('Before the restart');
+				await n8n.api.waitForExecutions(WORKFLOW_ID, { count: before + 1 });
+				eventId = (await client.control('GET', '/deliveries'))[0].event_id;
+				const answered = async () =>
+					(await client.control('GET', `/deliveries?event_id=${eventId}`)).filter((a) => a.status === 200).length;
+				await n8n.stop();
+				const answeredBeforeRestart = await answered();
+				await n8n.start();
+				// An attempt of the same event that the restarted n8n answered.
+				await waitFor(
+					async () => (await answered()) > answeredBeforeRestart,
+					{ what: 'a redelivery answered by the restarted n8n', timeoutMs: 60_000 },
+				);
+			} finally {
+				await client.control('DELETE', '/faults');
+			}
+			await sleep(QUIET_PERIOD_MS);
+			expect(await executions()).toHaveLength(before + 1);
 		},
 		TEST_TIMEOUT_MS,
 	);

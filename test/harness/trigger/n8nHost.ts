@@ -333,7 +333,8 @@ export class TriggerHost {
 		const context = new WebhookContext(
 			workflow,
 			this.node,
-			this.additionalData({ httpRequest: req as never, httpResponse: response as never }),
+			// A dropped connection loses whatever the node answers itself too.
+			this.additionalData({ httpRequest: req as never, httpResponse: (gate === 'processThenDrop' ? lostResponse() : response) as never }),
 			kind === 'test' ? 'manual' : 'webhook',
 			this.webhookData(kind === 'test'),
 			[],
@@ -350,6 +351,8 @@ export class TriggerHost {
 
 		if (result.noWebhookResponse) {
 			this.answers.push({ kind, status: response.statusCode, body: '(answered by the node)' });
+			// n8n stops listening on the test URL once it started an execution.
+			if (kind === 'test' && result.workflowData !== undefined) await this.stopListening();
 			return;
 		}
 		if (result.workflowData === undefined) {
@@ -365,4 +368,13 @@ export class TriggerHost {
 		this.answers.push({ kind, status, body: text });
 		response.writeHead(status, { 'Content-Type': 'application/json' }).end(text);
 	}
+}
+
+/** A response whose connection is gone: what is written to it goes nowhere. */
+function lostResponse(): Pick<ServerResponse, 'writeHead' | 'end'> {
+	const lost = {
+		writeHead: () => lost as unknown as ServerResponse,
+		end: () => lost as unknown as ServerResponse,
+	};
+	return lost;
 }
