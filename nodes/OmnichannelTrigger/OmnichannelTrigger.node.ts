@@ -1,15 +1,19 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { saveKnownIds } from './deduplication';
 import { receiveDelivery } from './delivery';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
 import { triggerProperties } from './parameters';
+import { eventIdStore, kindOf, triggerKey } from './webhookState';
 
 export class OmnichannelTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -59,5 +63,21 @@ export class OmnichannelTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return receiveDelivery(this);
+	}
+
+	/**
+	 * n8n runs this as the first step of the execution a delivery started, with
+	 * the event as input, and passes the event on. It also stores the ids this
+	 * process accepted in the execution's static data, which n8n saves when the
+	 * execution ends. The delivery's own run stores them too, but n8n 2.40 does
+	 * not always save that copy: preparing the execution wraps the same static
+	 * data again and clears its change flag, so without this a redelivery after
+	 * a restart could run twice.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const kind = kindOf(this);
+		// n8n saves no static data for manual (test) executions.
+		if (kind === 'production') saveKnownIds(triggerKey(this, kind), eventIdStore(this.getWorkflowStaticData('node'), kind));
+		return [this.getInputData().map((item, index) => ({ ...item, pairedItem: { item: index } }))];
 	}
 }

@@ -190,9 +190,25 @@ export function acceptOnce(trigger: string, store: EventIdStore, eventId: string
 	memory.storedEntries += entryOf(id, now);
 	forgetOld(memory, now);
 	memory.inFlight.push({ store, since: now });
-	const tag = `${processTag}.${(++writeCount).toString(36)}`;
-	rememberTag(memory, tag);
-	const storedList = `${STORED_PREFIX}${tag}:${memory.storedEntries}`;
+	const storedList = newStoredList(memory);
 	for (const run of memory.inFlight) run.store.write(storedList);
 	return true;
+}
+
+function newStoredList(memory: TriggerMemory): string {
+	const tag = `${processTag}.${(++writeCount).toString(36)}`;
+	rememberTag(memory, tag);
+	return `${STORED_PREFIX}${tag}:${memory.storedEntries}`;
+}
+
+/**
+ * Writes every id this process holds for the trigger into another copy of
+ * the static data: the one of the execution an accepted event started, which
+ * n8n saves when that execution ends (see OmnichannelTrigger.execute).
+ */
+export function saveKnownIds(trigger: string, store: EventIdStore, now = Date.now()): void {
+	const memory = memoryOf(trigger);
+	absorbStored(memory, store.read(), now - RETENTION_MS);
+	forgetOld(memory, now);
+	if (memory.storedEntries !== '') store.write(newStoredList(memory));
 }

@@ -27,20 +27,6 @@ function refuse(context: IWebhookFunctions, status: 400 | 401, reason: string): 
 	return { noWebhookResponse: true };
 }
 
-/**
- * Answers 200 ourselves for an accepted event, before n8n starts the
- * execution. n8n 2.40 saves a webhook run's static data only when its change
- * flag is set, and preparing the execution wraps the same static data again,
- * which clears that flag: left to n8n's "Workflow was started" answer, the
- * event id just stored would not be saved, and a redelivery after a restart
- * would run twice. With the answer sent by the node, n8n saves first.
- */
-function acknowledgeStart(context: IWebhookFunctions): void {
-	const response = context.getResponseObject();
-	response.writeHead(200, { 'Content-Type': 'application/json' });
-	response.end(JSON.stringify({ message: 'Workflow was started' }));
-}
-
 /** 2xx without an execution: the sender stops retrying, nothing runs. */
 function skip(reason: 'duplicate' | 'not subscribed' | 'filtered'): IWebhookResponseData {
 	return { webhookResponse: { received: true, executed: false, reason } };
@@ -125,6 +111,5 @@ export function receiveDelivery(context: IWebhookFunctions): IWebhookResponseDat
 	// checkSignature refuses deliveries without the id header.
 	if (!acceptOnce(triggerKey(context, kind), store, delivery.id as string)) return skip('duplicate');
 
-	acknowledgeStart(context);
-	return { noWebhookResponse: true, workflowData: [context.helpers.returnJsonArray(outputOf(event, outputDataOnly))] };
+	return { workflowData: [context.helpers.returnJsonArray(outputOf(event, outputDataOnly))] };
 }

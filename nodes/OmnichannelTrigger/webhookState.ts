@@ -1,4 +1,4 @@
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import type { EventIdStore } from './deduplication';
 
@@ -32,7 +32,7 @@ interface Change {
 	at: number;
 }
 
-type TriggerContext = IHookFunctions | IWebhookFunctions;
+type TriggerContext = IHookFunctions | IWebhookFunctions | IExecuteFunctions;
 
 const KINDS: WebhookKind[] = ['production', 'test'];
 

@@ -5,6 +5,7 @@ import {
 	RETENTION_MS,
 	STORED_IDS_PER_TRIGGER,
 	acceptOnce,
+	saveKnownIds,
 } from '../../nodes/OmnichannelTrigger/deduplication';
 import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/events';
 import { messageDirection, passesFilters } from '../../nodes/OmnichannelTrigger/filters';
@@ -107,6 +108,21 @@ describe('acceptOnce', () => {
 			evt_c: false,
 			evt_d: true,
 		});
+	});
+
+	test('saveKnownIds writes every id this process holds into another copy (the execution’s)', () => {
+		acceptOnce('execution-copy', keptStore(), 'evt_one', T0);
+		acceptOnce('execution-copy', keptStore(), 'evt_two', T0 + 1);
+		const executionCopy = keptStore();
+		saveKnownIds('execution-copy', executionCopy, T0 + 2);
+		expect(acceptedAfterRestart(executionCopy.saved(), ['evt_one', 'evt_two', 'evt_three'], T0 + 3)).toEqual({
+			evt_one: false,
+			evt_two: false,
+			evt_three: true,
+		});
+		const untouched = keptStore();
+		saveKnownIds('never-accepted', untouched, T0);
+		expect(untouched.saved()).toBeUndefined();
 	});
 
 	test('ids saved by another process are absorbed; unreadable static data is ignored', () => {
