@@ -31,7 +31,10 @@ export const MEMORY_IDS_PER_TRIGGER = 10_000;
 export const STORED_IDS_PER_TRIGGER = 5_000;
 /** Triggers tracked per process; the least recently used one is forgotten first. */
 const MAX_TRIGGERS = 64;
-/** A run saves its static data right after starting its execution, well within this. */
+/**
+ * How long a run's copy counts as in flight: a delivery run saves within
+ * milliseconds, an execution when it ends (most within seconds).
+ */
 const IN_FLIGHT_MS = 60_000;
 const IN_FLIGHT_PER_TRIGGER = 16;
 /** Stored lists (by tag) whose ids this process already holds, per trigger. */
@@ -115,7 +118,7 @@ function entriesOf(entries: string): Array<[string, number]> {
 	return pairs;
 }
 
-/** Version 0.1.0 of the node stored [event id, UNIX seconds] pairs. */
+/** Earlier builds of the node stored [event id, UNIX seconds] pairs. */
 function pairsOfArray(stored: unknown[]): Array<[string, number]> {
 	const pairs: Array<[string, number]> = [];
 	for (const entry of stored) {
@@ -189,26 +192,31 @@ export function acceptOnce(trigger: string, store: EventIdStore, eventId: string
 	memory.accepted.set(id, now);
 	memory.storedEntries += entryOf(id, now);
 	forgetOld(memory, now);
-	memory.inFlight.push({ store, since: now });
-	const storedList = newStoredList(memory);
-	for (const run of memory.inFlight) run.store.write(storedList);
+	publish(memory, store, now);
 	return true;
 }
 
-function newStoredList(memory: TriggerMemory): string {
+/**
+ * Writes the current list, under a new tag, into this run's copy and into
+ * the copies of the other runs still in flight (see the module comment).
+ */
+function publish(memory: TriggerMemory, store: EventIdStore, now: number): void {
+	memory.inFlight.push({ store, since: now });
 	const tag = `${processTag}.${(++writeCount).toString(36)}`;
 	rememberTag(memory, tag);
-	return `${STORED_PREFIX}${tag}:${memory.storedEntries}`;
+	const storedList = `${STORED_PREFIX}${tag}:${memory.storedEntries}`;
+	for (const run of memory.inFlight) run.store.write(storedList);
 }
 
 /**
  * Writes every id this process holds for the trigger into another copy of
  * the static data: the one of the execution an accepted event started, which
  * n8n saves when that execution ends (see OmnichannelTrigger.execute).
+ * Executions end in any order, so that copy joins the runs in flight.
  */
 export function saveKnownIds(trigger: string, store: EventIdStore, now = Date.now()): void {
 	const memory = memoryOf(trigger);
 	absorbStored(memory, store.read(), now - RETENTION_MS);
 	forgetOld(memory, now);
-	if (memory.storedEntries !== '') store.write(newStoredList(memory));
+	if (memory.storedEntries !== '') publish(memory, store, now);
 }

@@ -23,7 +23,7 @@ interface KindState extends IDataObject {
 	webhook?: RegisteredWebhook;
 	/** When `webhook` was last set or cleared (ms): orders copies of static data. */
 	webhookChangedAt?: number;
-	/** deduplication's stored list (an array of [id, seconds] in version 0.1.0). */
+	/** deduplication's stored list (an array of [id, seconds] in earlier builds). */
 	recentEventIds?: string;
 }
 

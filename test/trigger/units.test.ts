@@ -85,7 +85,7 @@ describe('acceptOnce', () => {
 		expect(acceptedAfterRestart(store.saved(), ['evt_recent', 'evt_expired'], T0)).toEqual({ evt_recent: false, evt_expired: true });
 	});
 
-	test('the [id, UNIX seconds] array of version 0.1.0 is still read', () => {
+	test('the [id, UNIX seconds] array of earlier builds is still read', () => {
 		const saved = [
 			['evt_expired', Math.floor((T0 - RETENTION_MS - 60_000) / 1000)],
 			['evt_recent', Math.floor((T0 - 60_000) / 1000)],
@@ -123,6 +123,16 @@ describe('acceptOnce', () => {
 		const untouched = keptStore();
 		saveKnownIds('never-accepted', untouched, T0);
 		expect(untouched.saved()).toBeUndefined();
+	});
+
+	test('executions that end out of order still save every id', () => {
+		const first = keptStore();
+		acceptOnce('executions', keptStore(), 'evt_a', T0);
+		saveKnownIds('executions', first, T0 + 1);
+		acceptOnce('executions', keptStore(), 'evt_b', T0 + 2);
+		saveKnownIds('executions', keptStore(), T0 + 3);
+		// The first execution saves last: its copy has the later id too.
+		expect(acceptedAfterRestart(first.saved(), ['evt_a', 'evt_b'], T0 + 4)).toEqual({ evt_a: false, evt_b: false });
 	});
 
 	test('ids saved by another process are absorbed; unreadable static data is ignored', () => {

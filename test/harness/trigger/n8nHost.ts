@@ -351,8 +351,6 @@ export class TriggerHost {
 
 		if (result.noWebhookResponse) {
 			this.answers.push({ kind, status: response.statusCode, body: '(answered by the node)' });
-			// n8n stops listening on the test URL once it started an execution.
-			if (kind === 'test' && result.workflowData !== undefined) await this.stopListening();
 			return;
 		}
 		if (result.workflowData === undefined) {
