@@ -1,25 +1,38 @@
-// Lints like n8n's community-node scanner: @n8n/eslint-plugin-community-nodes
-// (recommended) plus eslint-plugin-n8n-nodes-base's community, credentials and
-// nodes rule sets. scripts/lint.js runs it with inline configuration disabled,
-// on the TypeScript sources and on the JavaScript of the packed tarball.
+// n8n's own lint plus the rules of n8n's verification scanner, in one config:
+// - `config` from @n8n/node-cli/eslint is exactly what `n8n-node lint` runs in
+//   strict mode (ESLint and typescript-eslint recommended, import-x,
+//   no-console, @n8n/eslint-plugin-community-nodes with its n8n Cloud rules,
+//   eslint-plugin-n8n-nodes-base).
+// - The blocks after it are the scanner's rule sets (@n8n/scan-community-package)
+//   and keep on the two eslint-plugin-n8n-nodes-base rules n8n's config turns off.
+// `npx n8n-node lint` and `npm run lint` (scripts/lint.js: the sources, then
+// the JavaScript of the packed tarball, with inline eslint comments ignored)
+// both run this file. The package sets "strict": false in its n8n field only
+// because strict mode requires this file to be n8n's two-line template, which
+// would also lint test/ (see README, Releasing).
+import { config as n8nNodeCli } from '@n8n/node-cli/eslint';
 import tseslint from 'typescript-eslint';
 import communityNodes from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 
 const base = n8nNodesBase.configs;
-const plugins = { 'n8n-nodes-base': n8nNodesBase };
 
 export default [
+	// Development files that are never published; n8n's scanner skips them too.
+	// dist/ is ignored by n8n's config; scripts/lint.js lints the packed dist/
+	// with --no-ignore.
 	{ ignores: ['node_modules/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'docs/**', 'coverage/**', '*.js', '*.mjs'] },
+	...n8nNodeCli,
 	{
 		files: ['**/*.ts', '**/*.js'],
 		languageOptions: { parser: tseslint.parser, sourceType: 'module', ecmaVersion: 'latest' },
 		linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
 	},
-	{ files: ['package.json'], languageOptions: { parser: tseslint.parser }, plugins, rules: base.community.rules },
+	// n8n's config registers the n8n-nodes-base plugin (its own copy, with the
+	// same 132 rules and rule sets as ours), so these blocks only set rules.
+	{ files: ['package.json'], languageOptions: { parser: tseslint.parser }, rules: base.community.rules },
 	{
 		files: ['**/credentials/**/*.ts', '**/credentials/**/*.js'],
-		plugins,
 		rules: {
 			...base.credentials.rules,
 			// The rule's own docs: "only applicable to nodes in the main repository"
@@ -30,7 +43,6 @@ export default [
 	},
 	{
 		files: ['**/nodes/**/*.ts', '**/nodes/**/*.js'],
-		plugins,
 		rules: {
 			...base.nodes.rules,
 			// These two want the string literal 'main'; the verification scanner's

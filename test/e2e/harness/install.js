@@ -1,11 +1,17 @@
 'use strict';
 // Locates (and on a bare machine builds) the cached Node 24 + n8n install that
-// test/e2e/ensure-n8n.sh maintains outside the repo.
+// test/e2e/ensure-n8n.sh maintains outside the repo. The n8n version is
+// $N8N_VERSION (default 2.40.7, what the suites are written against);
+// `npm run test:compat` runs the core suites under other versions too.
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-const N8N_VERSION = '2.40.7';
+const DEFAULT_N8N_VERSION = '2.40.7';
+const N8N_VERSION = process.env.N8N_VERSION || DEFAULT_N8N_VERSION;
+if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION)) throw new Error(`N8N_VERSION must be an exact n8n version such as 2.40.7, not "${N8N_VERSION}"`);
+/** n8n 1.x calls publishing a workflow "activating" it (harness/n8n-api.js). */
+const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 const ENSURE_SCRIPT = path.join(__dirname, '..', 'ensure-n8n.sh');
 
 let cached;
@@ -38,4 +44,4 @@ function ensureN8nInstall() {
 	return install;
 }
 
-module.exports = { ensureN8nInstall, N8N_VERSION };
+module.exports = { ensureN8nInstall, N8N_VERSION, N8N_MAJOR, DEFAULT_N8N_VERSION };

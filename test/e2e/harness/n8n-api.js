@@ -3,7 +3,10 @@
 // login, API keys; cookie session, as the editor uses it) and the public API
 // (/api/v1, X-N8N-API-KEY). Routes and bodies were read from the installed
 // n8n (dist/controllers, @n8n/api-types dto, public-api/v1/openapi.yml).
+// Under `npm run test:compat` the same calls run against older n8n; the one
+// route that differs is publishing (n8n 1.x: activate), switched below.
 const { waitFor } = require('./poll');
+const { N8N_MAJOR } = require('./install');
 
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -85,11 +88,27 @@ class N8nApi {
 	 * nodes have finished registering; callers poll for the effect they need.
 	 */
 	async publishWorkflow(id) {
-		return await this.publicApi('POST', `/workflows/${id}/publish`, {});
+		return await this.publishOrActivate(id, 'publish', 'activate', {});
 	}
 
 	async unpublishWorkflow(id) {
-		return await this.publicApi('POST', `/workflows/${id}/unpublish`);
+		return await this.publishOrActivate(id, 'unpublish', 'deactivate');
+	}
+
+	/**
+	 * n8n 2.x publishes (POST /workflows/{id}/publish; /activate remains as a
+	 * deprecated alias); n8n 1.x only activates. A 2.x without the publish
+	 * route (404) is activated too.
+	 */
+	async publishOrActivate(id, route2x, route1x, body) {
+		if (N8N_MAJOR < 2) return await this.publicApi('POST', `/workflows/${id}/${route1x}`, body);
+		try {
+			return await this.publicApi('POST', `/workflows/${id}/${route2x}`, body);
+		} catch (error) {
+			// A missing workflow is a 404 too: activate then fails with its own 404.
+			if (!(error instanceof N8nApiError) || error.status !== 404) throw error;
+			return await this.publicApi('POST', `/workflows/${id}/${route1x}`, body);
+		}
 	}
 
 	/**
