@@ -1,0 +1,90 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { SimplifiedRecord } from '../Omnichannel/helpers/simplify';
+import { SIMPLIFIED_FIELDS } from '../Omnichannel/helpers/simplify';
+import { messageDirection } from '../OmnichannelTrigger/filters';
+import type { Cursor } from './cursor';
+import type { PollConfig } from './parameters';
+
+/** How one event reads its list (contract.md §2 orders) and filters it. */
+export interface EventList {
+	endpoint: '/messages' | '/conversations' | '/contacts';
+	/** The timestamp the list is ordered by, newest first. */
+	keyField: 'created_at' | 'updated_at';
+	/** Query of the scan: the API's own filters, and delta sync for conversations. */
+	query(cursor: Cursor): IDataObject;
+	/**
+	 * Query of the first poll. For contacts it is the whole list: a lead status
+	 * filter would start from the newest contact that has that status now, which
+	 * can be old, and contacts created before the node was published but
+	 * moved to that status later would then look new.
+	 */
+	baselineQuery: IDataObject;
+	/** Filters the API does not have, applied by the node. */
+	matches(record: IDataObject): boolean;
+	record: SimplifiedRecord;
+	/** Names the records in messages, e.g. "message". */
+	noun: string;
+	/**
+	 * What identifies the list the cursor belongs to. A changed event or API
+	 * filter starts over (the first poll after it emits nothing); node-side
+	 * filters, Simplify and Max Items keep the cursor.
+	 */
+	scope: string;
+}
+
+function channelMatches(config: PollConfig, record: IDataObject): boolean {
+	return config.channelTypes.length === 0 || (typeof record.channel === 'string' && config.channelTypes.includes(record.channel));
+}
+
+export function eventList(config: PollConfig): EventList {
+	if (config.event === 'newMessage') {
+		const qs: IDataObject = config.conversationId ? { conversation_id: config.conversationId } : {};
+		return {
+			endpoint: '/messages',
+			keyField: 'created_at',
+			query: () => ({ ...qs }),
+			baselineQuery: { ...qs },
+			matches: (record) =>
+				channelMatches(config, record) &&
+				(config.directions.length === 0 || config.directions.includes(messageDirection(record))),
+			record: 'message',
+			noun: 'message',
+			scope: `newMessage|${config.conversationId ?? ''}`,
+		};
+	}
+	if (config.event === 'conversation') {
+		return {
+			endpoint: '/conversations',
+			keyField: 'updated_at',
+			// api.md §4: whole UNIX seconds, `updated_at >= last_updated_at`; the
+			// records of that second already handled are in the cursor's ids.
+			query: (cursor) => (cursor.at === null ? {} : { last_updated_at: Math.floor(cursor.at / 1000) }),
+			baselineQuery: {},
+			matches: (record) => channelMatches(config, record),
+			record: 'conversation',
+			noun: 'conversation',
+			scope: `conversation|${config.newOnly ? 'newOnly' : 'newAndUpdated'}`,
+		};
+	}
+	const qs: IDataObject = config.leadStatus ? { lead_status: config.leadStatus } : {};
+	return {
+		endpoint: '/contacts',
+		keyField: 'created_at',
+		query: () => ({ ...qs }),
+		baselineQuery: {},
+		matches: () => true,
+		record: 'contact',
+		noun: 'contact',
+		scope: `newContact|${config.leadStatus ?? ''}`,
+	};
+}
+
+/** The record with only the fields Simplify keeps (the action node's sets). */
+export function simplified(record: IDataObject, kind: SimplifiedRecord): IDataObject {
+	const result: IDataObject = {};
+	for (const field of SIMPLIFIED_FIELDS[kind]) {
+		if (record[field] !== undefined) result[field] = record[field];
+	}
+	return result;
+}

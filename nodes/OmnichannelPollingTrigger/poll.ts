@@ -1,0 +1,194 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { apiRequest, PER_PAGE_MAX } from '../Omnichannel/transport';
+import type { Cursor, Keyed } from './cursor';
+import { isCovered, moveCursor, newestPoint, oldestFirst, takeOldest, timestampMs } from './cursor';
+import type { EventList } from './events';
+import { eventList, simplified } from './events';
+import type { PollConfig } from './parameters';
+import { readConfig } from './parameters';
+import type { ListSource, Page } from './scan';
+import { scanAfter } from './scan';
+import type { PollState } from './state';
+import { acquireLease, readState, sameCursor, writeState } from './state';
+
+/** n8n's budget for one poll when it does not say (n8n-core's PollContext default). */
+const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
+/** Fetch Test Event looks at most this many pages for a record that passes the node's filters. */
+const TEST_EVENT_PAGES = 3;
+
+/**
+ * The action node's transport (rate limiter shared per key, retries, error
+ * messages). Its context type lists the contexts of the action node and the
+ * webhook trigger; a poll context offers everything it uses (getNode,
+ * getCredentials, helpers.httpRequestWithAuthentication).
+ */
+async function getList(context: IPollFunctions, list: EventList, qs: IDataObject): Promise<Page> {
+	return (await apiRequest.call(context as unknown as IExecuteFunctions, 'GET', list.endpoint, { qs })) as unknown as Page;
+}
+
+function listSource(context: IPollFunctions, list: EventList, qs: IDataObject, perPage = PER_PAGE_MAX): ListSource {
+	const node = context.getNode();
+	return {
+		fetchPage: async (page) => await getList(context, list, { ...qs, page, per_page: perPage }),
+		identify: (record) => {
+			const id = record?.id;
+			const key = timestampMs(record?.[list.keyField]);
+			if (typeof id !== 'string' || id === '' || key === undefined) {
+				throw new NodeApiError(node, { reason: 'unexpected record' }, {
+					message: `The Omnichannel API listed a ${list.noun} without an id or a valid ${list.keyField}`,
+					description: `The trigger orders ${list.noun}s by ${list.keyField} and cannot place this one. Try again later; if it persists, contact Omnichannel support.`,
+				});
+			}
+			return { id, key };
+		},
+	};
+}
+
+function output(records: IDataObject[], config: PollConfig, list: EventList): INodeExecutionData[][] {
+	return [records.map((record) => ({ json: config.simplify ? simplified(record, list.record) : record }))];
+}
+
+/** Milliseconds a poll may hold its lease: n8n's poll budget (newer n8n says it), plus a minute. */
+function leaseTtl(context: IPollFunctions): number {
+	const budget = (context as { getPollBudgetMs?: () => number }).getPollBudgetMs;
+	const ms = typeof budget === 'function' ? Number(budget.call(context)) : DEFAULT_POLL_BUDGET_MS;
+	return (Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_POLL_BUDGET_MS) + 60_000;
+}
+
+export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const config = readConfig(this);
+	const list = eventList(config);
+	if (this.getMode() === 'manual') return output([await newestRecord(this, config, list)], config, list);
+
+	const staticData = this.getWorkflowStaticData('node');
+	const lease = acquireLease(staticData, leaseTtl(this));
+	// Another poll of this state is still running: it emits what is new.
+	if (!lease) return null;
+	try {
+		const state = readState(staticData, list.scope);
+		if (!state) {
+			const start = await baseline(this, list);
+			if (lease.held()) writeState(staticData, start);
+			// The first poll only records where to start.
+			return null;
+		}
+		const { emit, next } = await nextRecords(this, config, list, state);
+		// The lease lapsed and another poll took over: it commits, this one does not.
+		if (!lease.held()) return null;
+		if (!sameCursor(next.cursor, state.cursor) || !sameCursor(next.created, state.created)) writeState(staticData, next);
+		return emit.length === 0 ? null : output(emit, config, list);
+	} finally {
+		lease.release();
+	}
+}
+
+/** The newest record's key and the ids that share it; an empty list starts at its beginning. */
+async function baseline(context: IPollFunctions, list: EventList): Promise<PollState> {
+	const source = listSource(context, list, list.baselineQuery);
+	const top: Keyed[] = [];
+	for (let page = 1; ; page++) {
+		const { data, has_next: hasNext } = await source.fetchPage(page);
+		const records = (Array.isArray(data) ? data : []).map((record) => ({ ...source.identify(record), record }));
+		const newest = top[0]?.key ?? records[0]?.key;
+		top.push(...records.filter((one) => one.key === newest));
+		// Usually page 1 holds every record of the newest millisecond.
+		if (hasNext !== true || records.length === 0 || records.some((one) => one.key !== newest)) break;
+	}
+	const cursor = newestPoint(top);
+	return list.endpoint === '/conversations' ? { scope: list.scope, cursor, created: cursor } : { scope: list.scope, cursor };
+}
+
+async function scan(context: IPollFunctions, list: EventList, cursor: Cursor): Promise<Keyed[]> {
+	const result = await scanAfter(listSource(context, list, list.query(cursor)), cursor);
+	if (result.settled) return result.records;
+	throw new NodeOperationError(context.getNode(), `The ${list.noun}s kept changing while n8n read them`, {
+		description: `Records were added, moved or removed on the pages being read during each of ${result.passes} passes. Nothing was emitted; the next poll tries again.`,
+	});
+}
+
+async function nextRecords(
+	context: IPollFunctions,
+	config: PollConfig,
+	list: EventList,
+	state: PollState,
+): Promise<{ emit: IDataObject[]; next: PollState }> {
+	const records = await scan(context, list, state.cursor);
+	if (!config.newOnly) {
+		const taken = takeOldest(records, state.cursor, config.maxItems, list.matches);
+		return { emit: taken.emit.map((one) => one.record), next: { ...state, cursor: taken.cursor } };
+	}
+	return newConversations(records, config, list, state);
+}
+
+/**
+ * "New Only" conversations. The scan follows updated_at (the API's delta
+ * sync); a conversation is new when its created_at is after `created`. The
+ * new ones go out oldest created first. When Max Items leaves some for later,
+ * the scan cursor stays where it was (they are still found from there) and
+ * only `created` moves; otherwise both move to the newest record read: every
+ * conversation created up to then was read (the scan sees every
+ * conversation updated since the cursor, and creating one updates it).
+ */
+function newConversations(
+	records: Keyed[],
+	config: PollConfig,
+	list: EventList,
+	state: PollState,
+): { emit: IDataObject[]; next: PollState } {
+	const created = state.created ?? state.cursor;
+	const fresh: Keyed[] = [];
+	for (const one of records) {
+		const createdAt = timestampMs(one.record.created_at);
+		if (createdAt === undefined || isCovered(created, createdAt, one.id) || !list.matches(one.record)) continue;
+		fresh.push({ id: one.id, key: createdAt, record: one.record });
+	}
+	fresh.sort(oldestFirst);
+	if (fresh.length > config.maxItems) {
+		const emit = fresh.slice(0, config.maxItems);
+		const nextCreated = emit.reduce(moveCursor, created);
+		return { emit: emit.map((one) => one.record), next: { ...state, created: nextCreated } };
+	}
+	const cursor = takeOldest(records, state.cursor, Number.POSITIVE_INFINITY, () => true).cursor;
+	return { emit: fresh.map((one) => one.record), next: { ...state, cursor, created: laterOf(cursor, created) } };
+}
+
+function laterOf(a: Cursor, b: Cursor): Cursor {
+	if (a.at === null) return b;
+	if (b.at === null || a.at > b.at) return a;
+	if (b.at > a.at) return b;
+	return { at: a.at, ids: [...new Set([...b.ids, ...a.ids])] };
+}
+
+/**
+ * Fetch Test Event: the newest record that passes the node's filters, read
+ * without touching the poll's state (n8n does not save static data of
+ * manual runs, and this does not even read it).
+ */
+async function newestRecord(context: IPollFunctions, config: PollConfig, list: EventList): Promise<IDataObject> {
+	const nodeFilters = config.directions.length > 0 || config.channelTypes.length > 0;
+	const source = listSource(context, list, list.query({ at: null, ids: [] }), nodeFilters ? PER_PAGE_MAX : 1);
+	const pages = nodeFilters ? TEST_EVENT_PAGES : 1;
+	let read = 0;
+	for (let page = 1; page <= pages; page++) {
+		const { data, has_next: hasNext } = await source.fetchPage(page);
+		const records = Array.isArray(data) ? data : [];
+		read += records.length;
+		const matching = records.filter(list.matches);
+		if (config.newOnly && matching.length > 0) {
+			// Ordered by activity: the newest started conversation is the one created last.
+			return matching.reduce((newest, one) =>
+				(timestampMs(one.created_at) ?? 0) > (timestampMs(newest.created_at) ?? 0) ? one : newest,
+			);
+		}
+		if (matching.length > 0) return matching[0];
+		if (hasNext !== true) break;
+	}
+	const where = config.conversationId ? ` in conversation ${config.conversationId}` : '';
+	throw new NodeOperationError(context.getNode(), `No ${list.noun} to show yet${where}`, {
+		description: nodeFilters
+			? `None of the newest ${read} ${list.noun}s passes the node's filters. Create one that does (or widen the filters), then fetch again.`
+			: `The API lists no ${list.noun}${config.leadStatus ? ` with lead status "${config.leadStatus}"` : ''}. Create one, then fetch again.`,
+	});
+}
