@@ -147,7 +147,12 @@ describe('Message', () => {
 });
 
 describe('the Simplify parameter', () => {
-	const simplifyParameters = nodeType.description.properties.filter((property) => property.name === 'simplify');
+	// Each operation has two: one for workflows, one for the node used as an AI tool (n8n's `@tool` condition).
+	const asTool = (property: { displayOptions?: { show?: Record<string, unknown> } }) =>
+		JSON.stringify(property.displayOptions?.show?.['@tool']) === '[true]';
+	const allSimplify = nodeType.description.properties.filter((property) => property.name === 'simplify');
+	const simplifyParameters = allSimplify.filter((property) => !asTool(property));
+	const toolSimplify = allSimplify.filter(asTool);
 	const operationsWithSimplify = simplifyParameters.flatMap((property) =>
 		(property.displayOptions?.show?.operation ?? []).map((operation) => `${String(property.displayOptions?.show?.resource)}.${String(operation)}`),
 	);
@@ -180,6 +185,17 @@ describe('the Simplify parameter', () => {
 				`Whether to return a simplified version of the response instead of the raw data. The simplified ${resource} has only ${SIMPLIFIED[resource].join(', ')}.`,
 			);
 			expect(SIMPLIFIED[resource].length).toBeLessThanOrEqual(10);
+		}
+	});
+
+	test('as an AI tool it is on by default, with the same fields, on the same operations', () => {
+		const where = (property: (typeof allSimplify)[number]) =>
+			`${String(property.displayOptions?.show?.resource)}.${String(property.displayOptions?.show?.operation)}`;
+		expect(toolSimplify.map(where).sort()).toEqual(simplifyParameters.map(where).sort());
+		for (const property of simplifyParameters) {
+			expect(property.displayOptions?.show?.['@tool']).toEqual([false]);
+			const twin = toolSimplify.find((tool) => where(tool) === where(property));
+			expect(twin).toMatchObject({ displayName: 'Simplify', type: 'boolean', default: true, description: property.description });
 		}
 	});
 });

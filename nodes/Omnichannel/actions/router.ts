@@ -4,6 +4,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { currentRunIndex } from '../helpers/idempotency';
 import { applySimplify } from '../helpers/simplify';
 import type { SimplifiedRecord } from '../helpers/simplify';
+import { toolModeError } from '../helpers/toolErrors';
+import { isToolNode, ToolParameters } from '../helpers/toolMode';
 import { MAX_CONCURRENT_REQUESTS } from '../transport';
 import * as channel from './channel';
 import * as contact from './contact';
@@ -34,6 +36,15 @@ const resources: Record<string, Record<string, OperationModule | undefined> | un
 	},
 };
 
+/** Every parameter of every operation, to find what a tool-mode error is about. */
+const allProperties = [
+	...channel.description,
+	...contact.description,
+	...conversation.description,
+	...identity.description,
+	...message.description,
+];
+
 /** The record every operation of a resource outputs, where Simplify applies (channels and identities are narrow). */
 const outputRecords: Record<string, SimplifiedRecord | undefined> = {
 	contact: 'contact',
@@ -50,13 +61,24 @@ const PARALLEL_ITEMS = MAX_CONCURRENT_REQUESTS;
 
 type ItemError = NodeApiError | NodeOperationError;
 
-/** Every error leaves the node as a NodeApiError or NodeOperationError naming its item. */
-function itemError(context: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+/**
+ * Every error leaves the node as a NodeApiError or NodeOperationError naming
+ * its item; as a tool, worded for the model that called it.
+ */
+function itemError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	tool: ToolParameters | undefined,
+): ItemError {
+	let failure: ItemError;
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex ??= itemIndex;
-		return error;
+		failure = error;
+	} else {
+		failure = new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	}
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	return tool ? toolModeError(tool, context.getNode().name, failure) : failure;
 }
 
 function errorOutput(error: ItemError, itemIndex: number): INodeExecutionData {
@@ -97,6 +119,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		});
 	}
 	const run = runContext(this);
+	const node = this.getNode();
+	const tool = isToolNode(node) ? new ToolParameters(node, allProperties, resource, operation) : undefined;
 	const continueOnFail = this.continueOnFail();
 	const outputs: INodeExecutionData[][] = items.map(() => []);
 	const calls: Array<OperationCall | undefined> = [];
@@ -106,7 +130,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const call = await selected.execute.call(this, itemIndex, run);
 			calls[itemIndex] = applySimplify(this, itemIndex, outputRecords[resource], call);
 		} catch (error) {
-			const failure = itemError(this, error, itemIndex);
+			const failure = itemError(this, error, itemIndex, tool);
 			if (!continueOnFail) throw failure;
 			outputs[itemIndex] = [errorOutput(failure, itemIndex)];
 		}
@@ -123,7 +147,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				outputs[itemIndex] = outputItems(await call(), itemIndex);
 			} catch (error) {
-				const failure = itemError(this, error, itemIndex);
+				const failure = itemError(this, error, itemIndex, tool);
 				if (continueOnFail) outputs[itemIndex] = [errorOutput(failure, itemIndex)];
 				else if (!firstFailure || itemIndex < firstFailure.itemIndex) firstFailure = { itemIndex, error: failure };
 			}

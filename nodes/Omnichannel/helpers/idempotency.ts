@@ -15,8 +15,15 @@ import type { IExecuteFunctions } from 'n8n-workflow';
  * - The text is left out on purpose: an expression such as {{ $now }} would
  *   otherwise change the key between two tries of the same send.
  *
- * Without an execution id (never the case in a saved or manual execution),
- * there is nothing stable to derive from, so the key is random.
+ * Without an execution id (never the case in a saved or manual execution,
+ * but the case of a tool called through n8n's MCP Server Trigger), there is
+ * nothing stable to derive from, so the key is random.
+ *
+ * As a tool, every call is a new run index (or has no execution at all), so a
+ * model that retries a send gets a new key and the message is sent again.
+ * The remedy is the Client Request ID option filled by the model:
+ * `{{ $fromAI('clientRequestId', ...) }}`, one key per message, reused when
+ * retrying it (README "Use with AI agents").
  */
 export function defaultClientRequestId(
 	context: IExecuteFunctions,

@@ -28,18 +28,33 @@ export const SIMPLIFIED_FIELDS = {
 export type SimplifiedRecord = keyof typeof SIMPLIFIED_FIELDS;
 
 /**
- * The Simplify parameter of an operation that outputs `record`s. Off by
- * default: version 1 of the node already ships with full records, and n8n
- * applies a parameter's default to saved workflows that never set it.
+ * The Simplify parameter of an operation that outputs `record`s, twice: for
+ * workflows it is off by default (version 1 of the node already ships with
+ * full records, and n8n applies a parameter's default to saved workflows that
+ * never set it); when the node is used as an AI tool (n8n's `@tool` display
+ * condition) it is on by default, since a model pays for every token of a
+ * tool's result. n8n shows one or the other, never both.
  */
-export function simplifyProperty(record: SimplifiedRecord): INodeProperties {
-	return {
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: false,
-		description: `Whether to return a simplified version of the response instead of the raw data. The simplified ${record} has only ${SIMPLIFIED_FIELDS[record].join(', ')}.`,
-	};
+export function simplifyProperty(record: SimplifiedRecord): INodeProperties[] {
+	const description = `Whether to return a simplified version of the response instead of the raw data. The simplified ${record} has only ${SIMPLIFIED_FIELDS[record].join(', ')}.`;
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: false,
+			description,
+			displayOptions: { show: { '@tool': [false] } },
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description,
+			displayOptions: { show: { '@tool': [true] } },
+		},
+	];
 }
 
 function pickFields(record: IDataObject, fields: readonly string[]): IDataObject {

@@ -10,6 +10,20 @@ export interface FailedCall {
 	retryAfterMs?: number;
 }
 
+/** What a failed call's error was made of, for tool mode's wording (see the router); kept off the error. */
+export interface FailedCallDetails {
+	/** HTTP status; undefined when no answer came. */
+	status?: number;
+	/** The API's own short reason (`error` of the body), redacted. */
+	apiText?: string;
+	method: string;
+	endpoint: string;
+	/** For a connection failure: whether the request may be repeated safely. */
+	retriesAllowed?: boolean;
+}
+
+export const failedCalls = new WeakMap<Error, FailedCallDetails>();
+
 /** "/contacts/ct_1" → 'contact "ct_1"', for messages people and agents can act on. */
 function describeRecord(endpoint: string): string {
 	const [collection, id] = endpoint.split('/').filter(Boolean);
@@ -117,12 +131,14 @@ export function httpStatusError(
 	const response: JsonObject = { statusCode: status };
 	const apiText = apiErrorText(body);
 	if (apiText) response.error = apiText;
-	return new NodeApiError(node, response, {
+	const error = new NodeApiError(node, response, {
 		message,
 		description,
 		httpCode: String(status),
 		itemIndex: call.itemIndex,
 	});
+	failedCalls.set(error, { status, apiText, method: call.method, endpoint: call.endpoint });
+	return error;
 }
 
 /** No HTTP answer at all, after the retries allowed for this request. */
@@ -133,7 +149,7 @@ export function connectionError(
 	retriesAllowed: boolean,
 ): NodeApiError {
 	const host = new URL(baseUrl).host;
-	return new NodeApiError(
+	const error = new NodeApiError(
 		node,
 		{ reason: 'connection failed' },
 		{
@@ -144,4 +160,6 @@ export function connectionError(
 			itemIndex: call.itemIndex,
 		},
 	);
+	failedCalls.set(error, { method: call.method, endpoint: call.endpoint, retriesAllowed });
+	return error;
 }

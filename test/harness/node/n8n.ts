@@ -323,3 +323,138 @@ export async function listSearch(
 		throw error;
 	}
 }
+
+/** The type n8n gives the node's AI-tool variant (n8n's convertNodeToAiTool: name + 'Tool', an ai_tool output). */
+export const TOOL_TYPE = `${NODE_TYPE}Tool`;
+const AGENT_TYPE = 'test.agent';
+const AGENT_NAME = 'Agent';
+
+export interface ToolCallOutcome {
+	/** What the tool returned to the model (n8n's JSON text of the output items), parsed. */
+	result?: unknown;
+	/** The error the model sees: n8n's message, with "Details: <description>" appended by n8n. */
+	error?: string;
+}
+
+export interface ToolRunResult {
+	name: string;
+	description: string;
+	/** The tool's input schema as n8n builds it from the $fromAI() calls (a zod object). */
+	schemaKeys: string[];
+	outcomes: ToolCallOutcome[];
+}
+
+/**
+ * Calls the node as an AI agent's tool, through n8n-core's own tool machinery
+ * (createNodeAsTool, makeHandleToolInvocation, the $fromAI schema): a stand-in
+ * agent node gets the tool with getInputConnectionData and invokes it once per
+ * entry of `calls`, each a model's arguments. `executionId: null` runs without
+ * an execution id, as n8n's MCP Server Trigger does.
+ */
+export async function runAsTool(options: {
+	parameters: INodeParameters;
+	credentials: Credentials;
+	calls: IDataObject[];
+	nodeName?: string;
+	executionId?: string | null;
+}): Promise<ToolRunResult> {
+	const toolNodeName = options.nodeName ?? 'Omnichannel Tool';
+	const toolType = {
+		description: {
+			...nodeType.description,
+			name: `${nodeType.description.name}Tool`,
+			displayName: `${nodeType.description.displayName} Tool`,
+			inputs: [],
+			outputs: ['ai_tool'],
+		},
+		methods: nodeType.methods,
+		execute: nodeType.execute,
+	} as unknown as INodeType;
+	const run: ToolRunResult = { name: '', description: '', schemaKeys: [], outcomes: [] };
+	const agentType = {
+		description: {
+			displayName: 'Agent',
+			name: 'agent',
+			group: ['transform'],
+			version: 1,
+			description: 'Calls its tool',
+			defaults: { name: AGENT_NAME },
+			inputs: ['main', { type: 'ai_tool', displayName: 'Tools' }],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute(this: import('n8n-workflow').IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const [tool] = (await this.getInputConnectionData('ai_tool' as never, 0)) as Array<{
+				name: string;
+				description: string;
+				schema: { shape: Record<string, unknown> };
+				invoke: (args: IDataObject) => Promise<string>;
+			}>;
+			run.name = tool.name;
+			run.description = tool.description;
+			run.schemaKeys = Object.keys(tool.schema.shape);
+			for (const args of options.calls) {
+				try {
+					run.outcomes.push({ result: JSON.parse(await tool.invoke(args)) as unknown });
+				} catch (error) {
+					run.outcomes.push({ error: (error as Error).message });
+				}
+			}
+			return [[{ json: {} }]];
+		},
+	} as unknown as INodeType;
+	const types: INodeTypes = {
+		getByName: (type) => {
+			if (type === TOOL_TYPE) return toolType;
+			if (type === AGENT_TYPE) return agentType;
+			throw new Error(`Unknown node type ${type}`);
+		},
+		getByNameAndVersion: (type) => types.getByName(type) as INodeType,
+		getKnownTypes: () => ({}),
+	};
+	const toolNode: INode = {
+		...omnichannelNode(options.parameters),
+		name: toolNodeName,
+		type: TOOL_TYPE,
+	};
+	const agentNode: INode = { id: 'agent-0001', name: AGENT_NAME, type: AGENT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const connections = { [toolNodeName]: { ai_tool: [[{ node: AGENT_NAME, type: 'ai_tool', index: 0 }]] } };
+	const workflow = new Workflow({
+		id: WORKFLOW_ID,
+		nodes: [agentNode, toolNode],
+		connections: connections as never,
+		nodeTypes: types,
+		active: false,
+	});
+	const executionId = options.executionId === undefined ? newExecutionId() : options.executionId;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId ?? newExecutionId(), {
+		id: WORKFLOW_ID,
+		name: 'Tool test',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		nodes: [agentNode, toolNode],
+		connections: connections as never,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	});
+	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (result) => resolve(result)));
+	const runExecutionData = {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [{ node: agentNode, data: { main: [[{ json: {} }]] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as unknown as IRunExecutionData;
+	const additionalData = additionalDataFor(options.credentials, executionId ?? undefined, hooks);
+	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const result = await finished;
+	record(run);
+	record(result.data.resultData);
+	if (result.status !== 'success') throw new Error(`the stand-in agent failed: ${JSON.stringify(result.data.resultData.error)}`);
+	return run;
+}

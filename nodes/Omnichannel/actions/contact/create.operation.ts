@@ -10,7 +10,7 @@ import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	{ ...nameProperty, required: true },
-	simplifyProperty('contact'),
+	...simplifyProperty('contact'),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -10,7 +10,7 @@ import type { OperationExecute } from '../operation';
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, [
 	contactLocator(),
-	simplifyProperty('contact'),
+	...simplifyProperty('contact'),
 ]);
 
 export const execute: OperationExecute = async function (itemIndex, run) {

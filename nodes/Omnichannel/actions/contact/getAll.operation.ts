@@ -11,7 +11,7 @@ import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	simplifyProperty('contact'),
+	...simplifyProperty('contact'),
 	filtersCollection([
 		{
 			displayName: 'Lead Status',

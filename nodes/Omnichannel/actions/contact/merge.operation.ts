@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 		...contactLocator('secondaryContactId', 'Secondary Contact'),
 		description: 'The contact merged into the primary one and then deleted',
 	},
-	simplifyProperty('contact'),
+	...simplifyProperty('contact'),
 ];
 
 export const description = updateDisplayOptions(

@@ -11,7 +11,7 @@ import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	contactLocator(),
-	simplifyProperty('contact'),
+	...simplifyProperty('contact'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',

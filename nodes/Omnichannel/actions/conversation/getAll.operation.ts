@@ -11,7 +11,7 @@ import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	simplifyProperty('conversation'),
+	...simplifyProperty('conversation'),
 	filtersCollection([
 		{
 			...channelLocator(),

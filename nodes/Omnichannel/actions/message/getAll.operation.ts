@@ -9,7 +9,7 @@ import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	simplifyProperty('message'),
+	...simplifyProperty('message'),
 	filtersCollection([
 		{
 			...conversationLocator(),

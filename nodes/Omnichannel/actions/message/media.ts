@@ -116,7 +116,7 @@ export function mediaOperation(kind: MediaKind, operation: string): {
 			hint: 'The name of the input binary field containing the file to be sent',
 			description: `Name of the input item's binary field that holds the ${kind}`,
 		},
-		simplifyProperty('message'),
+		...simplifyProperty('message'),
 		sendOptionsCollection(fileOptions(kind)),
 	]);
 

@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Longitude in degrees, -180 to 180',
 	},
-	simplifyProperty('message'),
+	...simplifyProperty('message'),
 	sendOptionsCollection([
 		{
 			displayName: 'Address',

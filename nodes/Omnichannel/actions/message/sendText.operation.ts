@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Thanks for your message! We will get back to you shortly.',
 		description: `The message, 1 to ${MAX_TEXT_LENGTH} characters`,
 	},
-	simplifyProperty('message'),
+	...simplifyProperty('message'),
 	sendOptionsCollection(),
 ];
 
