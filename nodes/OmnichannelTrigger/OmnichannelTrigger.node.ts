@@ -9,11 +9,11 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { saveKnownIds } from './deduplication';
 import { receiveDelivery } from './delivery';
+import type { ServiceEvent } from './delivery';
+import { dataOf, firstRunOf } from './executionStep';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
-import { triggerProperties } from './parameters';
-import { eventIdStore, kindOf, triggerKey } from './webhookState';
+import { outputsDataOnly, triggerProperties } from './parameters';
 
 export class OmnichannelTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -66,18 +66,27 @@ export class OmnichannelTrigger implements INodeType {
 	}
 
 	/**
-	 * n8n runs this as the first step of the execution a delivery started, with
-	 * the event as input, and passes the event on. It also stores the ids this
-	 * process accepted in the execution's static data, which n8n saves when the
-	 * execution ends. The delivery's own run stores them too, but n8n 2.40 does
-	 * not always save that copy: preparing the execution wraps the same static
-	 * data again and clears its change flag, so without this a redelivery after
-	 * a restart could run twice.
+	 * n8n runs this as the first step of every execution a delivery started,
+	 * with the whole event as input, wherever the execution runs (a queue-mode
+	 * worker included). It records the event id in n8n's database: the first
+	 * execution of an event passes it on; a later one (a copy that reached
+	 * another n8n process, or a redelivery after a restart) outputs nothing, so
+	 * no downstream node runs, and says so in its hints.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const kind = kindOf(this);
-		// n8n saves no static data for manual (test) executions.
-		if (kind === 'production') saveKnownIds(triggerKey(this, kind), eventIdStore(this.getWorkflowStaticData('node'), kind));
-		return [this.getInputData().map((item, index) => ({ ...item, pairedItem: { item: index } }))];
+		const dataOnly = outputsDataOnly(this);
+		const output: INodeExecutionData[] = [];
+		for (const [index, item] of this.getInputData().entries()) {
+			const event = item.json as ServiceEvent;
+			if ((await firstRunOf(this, event.id)) === 'duplicate') {
+				this.addExecutionHints({
+					message: `Event ${event.id} already ran in an earlier execution: this copy ran nothing downstream.`,
+					location: 'outputPane',
+				});
+				continue;
+			}
+			output.push({ json: dataOnly ? dataOf(event) : event, pairedItem: { item: index } });
+		}
+		return [output];
 	}
 }

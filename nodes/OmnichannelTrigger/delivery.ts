@@ -6,11 +6,11 @@ import { passesFilters } from './filters';
 import { eventFilters, usesManualRegistration } from './parameters';
 import { checkSignature, signingKey } from './signature';
 import type { SignedDelivery } from './signature';
-import { currentWebhook, eventIdStore, kindOf, triggerKey } from './webhookState';
+import { currentWebhook, kindOf, triggerKey } from './webhookState';
 import type { WebhookKind } from './webhookState';
 
 /** contract.md §7: the body of every delivery. */
-interface ServiceEvent extends IDataObject {
+export interface ServiceEvent extends IDataObject {
 	id: string;
 	type: string;
 	data: IDataObject;
@@ -60,7 +60,7 @@ function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
 	}
 	const event = parsed as ServiceEvent | null;
 	if (event === null || typeof event !== 'object' || Array.isArray(event)) return undefined;
-	if (typeof event.type !== 'string') return undefined;
+	if (typeof event.type !== 'string' || typeof event.id !== 'string') return undefined;
 	return event;
 }
 
@@ -72,10 +72,16 @@ function verificationKey(context: IWebhookFunctions, kind: WebhookKind): Buffer 
 	return typeof secret === 'string' ? signingKey(secret.trim()) : undefined;
 }
 
-function outputOf(event: ServiceEvent, dataOnly: boolean): IDataObject {
-	if (!dataOnly) return event;
-	const { data } = event;
-	return data !== null && typeof data === 'object' && !Array.isArray(data) ? data : { data };
+/** What the log says when a delivery cannot be verified: why, and what repairs it. */
+function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): string {
+	const where = `Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''}`;
+	if (usesManualRegistration(context)) {
+		return `${where} refused a delivery (401): it has no valid signing secret. Paste the webhook's secret (whsec_…) into the node and save.`;
+	}
+	if (kind === 'test') {
+		return `${where} refused a test delivery (401): no test webhook is registered. Select "Listen for test event" again.`;
+	}
+	return `${where} refused a delivery (401): its webhook registration (id and signing secret) is missing from the workflow's static data. In queue mode another node of this workflow that writes static data on a worker erases it. Unpublish and publish the workflow (or restart n8n) to register the webhook again.`;
 }
 
 /**
@@ -86,7 +92,7 @@ export function receiveDelivery(context: IWebhookFunctions): IWebhookResponseDat
 	const kind = kindOf(context);
 	const key = verificationKey(context, kind);
 	if (!key) {
-		context.logger.warn('Omnichannel Trigger: refused a delivery: the node has no valid signing secret');
+		context.logger.warn(missingSecretMessage(context, kind));
 		return refuse(context, 401, 'no signing secret');
 	}
 
@@ -104,12 +110,14 @@ export function receiveDelivery(context: IWebhookFunctions): IWebhookResponseDat
 
 	const subscription = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
 	if (!isSubscribed(subscription, event.type)) return skip('not subscribed');
-	const { outputDataOnly, ...filters } = eventFilters(context);
-	if (!passesFilters(event.type, event.data, filters)) return skip('filtered');
+	if (!passesFilters(event.type, event.data, eventFilters(context))) return skip('filtered');
 
-	const store = eventIdStore(context.getWorkflowStaticData('node'), kind);
-	// checkSignature refuses deliveries without the id header.
-	if (!acceptOnce(triggerKey(context, kind), store, delivery.id as string)) return skip('duplicate');
+	// checkSignature refuses deliveries without the id header; contract.md §7
+	// makes it the event's id, and the execution's ledger check reads the body.
+	if (event.id !== delivery.id) return refuse(context, 400, 'event id does not match X-Service-Webhook-Id');
+	if (!acceptOnce(triggerKey(context, kind), event.id)) return skip('duplicate');
 
-	return { workflowData: [context.helpers.returnJsonArray(outputOf(event, outputDataOnly))] };
+	// The whole event goes to the execution, whose first step checks the id in
+	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).
+	return { workflowData: [context.helpers.returnJsonArray(event)] };
 }

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import { CHANNEL_TYPE_LABELS } from '../Omnichannel/helpers/channelTypes';
 import { ALL_EVENTS, normaliseEvents } from './events';
@@ -150,15 +150,15 @@ export function manualSigningKey(context: TriggerContext): Buffer {
 	return key;
 }
 
-export function eventFilters(context: IWebhookFunctions): EventFilters & { outputDataOnly: boolean } {
+export function eventFilters(context: IWebhookFunctions): EventFilters {
 	const options = context.getNodeParameter('options', {}) as {
 		directions?: MessageDirection[];
 		channelTypes?: string[];
-		outputDataOnly?: boolean;
 	};
-	return {
-		directions: options.directions ?? [],
-		channelTypes: options.channelTypes ?? [],
-		outputDataOnly: options.outputDataOnly === true,
-	};
+	return { directions: options.directions ?? [], channelTypes: options.channelTypes ?? [] };
+}
+
+/** Output Data Only: the message or contact instead of the whole event. */
+export function outputsDataOnly(context: IExecuteFunctions): boolean {
+	return (context.getNodeParameter('options', 0, {}) as { outputDataOnly?: boolean }).outputDataOnly === true;
 }

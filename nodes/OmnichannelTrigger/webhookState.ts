@@ -1,6 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
-
-import type { EventIdStore } from './deduplication';
+import type { GenericValue, IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 /**
  * The test URL ("listen for event") and the production URL each get their own
@@ -23,8 +21,11 @@ interface KindState extends IDataObject {
 	webhook?: RegisteredWebhook;
 	/** When `webhook` was last set or cleared (ms): orders copies of static data. */
 	webhookChangedAt?: number;
-	/** deduplication's stored list (an array of [id, seconds] in earlier builds). */
-	recentEventIds?: string;
+	/**
+	 * Seen event ids, kept here by earlier builds (now in n8n's de-duplication
+	 * store, see eventLedger.ts); dropped at the next registration change.
+	 */
+	recentEventIds?: string | GenericValue[];
 }
 
 interface Change {
@@ -90,7 +91,7 @@ export function registeredWebhook(data: IDataObject, kind: WebhookKind): Registe
 
 export function rememberWebhook(context: IHookFunctions, kind: WebhookKind, webhook: RegisteredWebhook | undefined): void {
 	const change: Change = { webhook, at: Date.now() };
-	updateSlot(context.getWorkflowStaticData('node'), kind, { webhook, webhookChangedAt: change.at });
+	updateSlot(context.getWorkflowStaticData('node'), kind, { webhook, webhookChangedAt: change.at, recentEventIds: undefined });
 	const key = triggerKey(context, kind);
 	changesInThisProcess.delete(key);
 	changesInThisProcess.set(key, change);
@@ -121,11 +122,4 @@ export function currentWebhook(context: IWebhookFunctions, kind: WebhookKind): R
  */
 export function kindRegisteredFor(data: IDataObject, url: string): WebhookKind | undefined {
 	return KINDS.find((kind) => registeredWebhook(data, kind)?.url === url);
-}
-
-export function eventIdStore(data: IDataObject, kind: WebhookKind): EventIdStore {
-	return {
-		read: () => slot(data, kind).recentEventIds,
-		write: (storedList) => updateSlot(data, kind, { recentEventIds: storedList }),
-	};
 }

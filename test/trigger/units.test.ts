@@ -1,158 +1,143 @@
-/** The trigger's pure parts: bounds of the de-duplication, event names, filters. */
-import type { EventIdStore } from '../../nodes/OmnichannelTrigger/deduplication';
-import {
-	MEMORY_IDS_PER_TRIGGER,
-	RETENTION_MS,
-	STORED_IDS_PER_TRIGGER,
-	acceptOnce,
-	saveKnownIds,
-} from '../../nodes/OmnichannelTrigger/deduplication';
+/** The trigger's pure parts: de-duplication in memory and in n8n's database, event names, filters. */
+import { IDS_PER_TRIGGER, RETENTION_MS, acceptOnce } from '../../nodes/OmnichannelTrigger/deduplication';
+import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/eventLedger';
+import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/eventLedger';
 import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/events';
 import { messageDirection, passesFilters } from '../../nodes/OmnichannelTrigger/filters';
 import { signingKey } from '../../nodes/OmnichannelTrigger/signature';
+import { ProcessedDataTable } from '../harness/trigger/processedData';
 
 const T0 = Date.UTC(2026, 0, 1);
 
-type Deduplication = typeof import('../../nodes/OmnichannelTrigger/deduplication');
+type Ledger = typeof import('../../nodes/OmnichannelTrigger/eventLedger');
 
-/** Static data that keeps what was written, like one n8n run's copy. */
-function keptStore(): EventIdStore & { saved: () => unknown } {
-	let saved: unknown;
-	return { read: () => saved, write: (list) => (saved = list), saved: () => saved };
-}
-
-/** Static data that keeps nothing: only the process memory counts. */
-const noStore: EventIdStore = { read: () => undefined, write: () => undefined };
-
-/** The module as a freshly started n8n process sees it: nothing in memory. */
-function freshProcess(): Deduplication {
-	let fresh: Deduplication | undefined;
+/** The ledger module as one more n8n process (a worker, say) has it: its own memory and chains. */
+function processLedger(): Ledger {
+	let fresh: Ledger | undefined;
 	jest.isolateModules(() => {
-		fresh = require('../../nodes/OmnichannelTrigger/deduplication') as Deduplication;
+		fresh = require('../../nodes/OmnichannelTrigger/eventLedger') as Ledger;
 	});
-	return fresh as Deduplication;
+	return fresh as Ledger;
 }
 
-/** What a fresh process makes of `saved`: for each id, whether it would start an execution. */
-function acceptedAfterRestart(saved: unknown, ids: string[], now: number): Record<string, boolean> {
-	const fresh = freshProcess();
-	const copy: EventIdStore = { read: () => saved, write: () => undefined };
-	return Object.fromEntries(ids.map((id) => [id, fresh.acceptOnce('restart', copy, id, now)]));
-}
+const quietLog = { warn: () => undefined };
 
-describe('acceptOnce', () => {
-	test('memory per trigger is bounded: the oldest ids are forgotten first', () => {
-		const total = MEMORY_IDS_PER_TRIGGER + 100;
-		for (let index = 0; index < total; index++) {
-			expect(acceptOnce('memory-bound', noStore, `evt_${index}`, T0 + index)).toBe(true);
-		}
-		expect(acceptOnce('memory-bound', noStore, `evt_${total - 1}`, T0 + total)).toBe(false);
-		expect(acceptOnce('memory-bound', noStore, `evt_${total - MEMORY_IDS_PER_TRIGGER}`, T0 + total)).toBe(false);
-		expect(acceptOnce('memory-bound', noStore, 'evt_0', T0 + total)).toBe(true);
+describe('acceptOnce (memory of one process)', () => {
+	test('holds the whole retry schedule at 5 events/s: 40,000 ids per trigger, oldest forgotten first', () => {
+		// contract.md §7: 5 s + 30 s + 2 min + 10 min + 30 min + 1 h after the first attempt.
+		const schedule = (5 + 30 + 120 + 600 + 1800 + 3600) * 1000;
+		expect(IDS_PER_TRIGGER).toBeGreaterThanOrEqual((schedule / 1000) * 5);
+		expect(RETENTION_MS).toBeGreaterThan(schedule);
+		const total = IDS_PER_TRIGGER + 100;
+		// 5 events per second: the first event's last retry comes while the window is full.
+		let accepted = 0;
+		for (let index = 0; index < total; index++) if (acceptOnce('bound', `evt_${index}`, T0 + index * 200)) accepted++;
+		expect(accepted).toBe(total);
+		const end = T0 + total * 200;
+		// The event whose last retry is due now, 1 h 43 min after it was first seen.
+		expect(acceptOnce('bound', `evt_${total - (schedule / 1000) * 5}`, end)).toBe(false);
+		expect(acceptOnce('bound', 'evt_99', end)).toBe(true);
 	});
 
-	test('static data keeps the newest ids only, in under 40 characters per id', () => {
-		const store = keptStore();
-		const total = STORED_IDS_PER_TRIGGER + 50;
-		for (let index = 0; index < total; index++) acceptOnce('stored-bound', store, `evt_${index}`, T0 + index * 10);
-		expect(typeof store.saved()).toBe('string');
-		expect((store.saved() as string).length).toBeLessThan(STORED_IDS_PER_TRIGGER * 40);
-		const now = T0 + total * 10;
-		expect(acceptedAfterRestart(store.saved(), ['evt_0', 'evt_49', 'evt_50', `evt_${total - 1}`], now)).toEqual({
-			evt_0: true,
-			evt_49: true,
-			evt_50: false,
-			[`evt_${total - 1}`]: false,
-		});
-	});
-
-	test('ids are kept for the whole retry window, then forgotten in memory and in static data', () => {
-		const store = keptStore();
-		expect(acceptOnce('retention', store, 'evt_old', T0)).toBe(true);
-		expect(acceptOnce('retention', store, 'evt_old', T0 + RETENTION_MS - 1_000)).toBe(false);
-		expect(acceptOnce('retention', store, 'evt_new', T0 + RETENTION_MS + 1_000)).toBe(true);
-		expect(acceptedAfterRestart(store.saved(), ['evt_old', 'evt_new'], T0 + RETENTION_MS + 2_000)).toEqual({ evt_old: true, evt_new: false });
-		expect(acceptOnce('retention', store, 'evt_old', T0 + RETENTION_MS + 2_000)).toBe(true);
-		// The retry window of contract.md §7 (5 s + 30 s + 2 min + 10 min + 30 min + 1 h) fits.
-		expect(RETENTION_MS).toBeGreaterThan((5 + 30 + 120 + 600 + 1800 + 3600) * 1000);
-	});
-
-	test('a fresh process honours the ids in static data, except expired ones', () => {
-		const store = keptStore();
-		const before = freshProcess();
-		before.acceptOnce('restart', store, 'evt_expired', T0 - RETENTION_MS - 60_000);
-		before.acceptOnce('restart', store, 'evt_recent', T0 - 60_000);
-		expect(acceptedAfterRestart(store.saved(), ['evt_recent', 'evt_expired'], T0)).toEqual({ evt_recent: false, evt_expired: true });
-	});
-
-	test('the [id, UNIX seconds] array of earlier builds is still read', () => {
-		const saved = [
-			['evt_expired', Math.floor((T0 - RETENTION_MS - 60_000) / 1000)],
-			['evt_recent', Math.floor((T0 - 60_000) / 1000)],
-		];
-		expect(acceptedAfterRestart(saved, ['evt_recent', 'evt_expired'], T0)).toEqual({ evt_recent: false, evt_expired: true });
-	});
-
-	test('a run whose copy holds an older list of ours still saves every id', () => {
-		const first = keptStore();
-		acceptOnce('stale-copy', first, 'evt_a', T0);
-		const olderList = first.saved();
-		acceptOnce('stale-copy', keptStore(), 'evt_b', T0 + 1);
-		const late: EventIdStore & { saved: () => unknown } = { ...keptStore(), read: () => olderList };
-		let written: unknown;
-		late.write = (list) => (written = list);
-		expect(acceptOnce('stale-copy', late, 'evt_c', T0 + 2)).toBe(true);
-		expect(acceptedAfterRestart(written, ['evt_a', 'evt_b', 'evt_c', 'evt_d'], T0 + 3)).toEqual({
-			evt_a: false,
-			evt_b: false,
-			evt_c: false,
-			evt_d: true,
-		});
-	});
-
-	test('saveKnownIds writes every id this process holds into another copy (the execution’s)', () => {
-		acceptOnce('execution-copy', keptStore(), 'evt_one', T0);
-		acceptOnce('execution-copy', keptStore(), 'evt_two', T0 + 1);
-		const executionCopy = keptStore();
-		saveKnownIds('execution-copy', executionCopy, T0 + 2);
-		expect(acceptedAfterRestart(executionCopy.saved(), ['evt_one', 'evt_two', 'evt_three'], T0 + 3)).toEqual({
-			evt_one: false,
-			evt_two: false,
-			evt_three: true,
-		});
-		const untouched = keptStore();
-		saveKnownIds('never-accepted', untouched, T0);
-		expect(untouched.saved()).toBeUndefined();
-	});
-
-	test('executions that end out of order still save every id', () => {
-		const first = keptStore();
-		acceptOnce('executions', keptStore(), 'evt_a', T0);
-		saveKnownIds('executions', first, T0 + 1);
-		acceptOnce('executions', keptStore(), 'evt_b', T0 + 2);
-		saveKnownIds('executions', keptStore(), T0 + 3);
-		// The first execution saves last: its copy has the later id too.
-		expect(acceptedAfterRestart(first.saved(), ['evt_a', 'evt_b'], T0 + 4)).toEqual({ evt_a: false, evt_b: false });
-	});
-
-	test('ids saved by another process are absorbed; unreadable static data is ignored', () => {
-		const theirs = keptStore();
-		freshProcess().acceptOnce('absorb', theirs, 'evt_theirs', T0);
-		const mine = keptStore();
-		expect(acceptOnce('absorb', mine, 'evt_mine', T0)).toBe(true);
-		expect(acceptOnce('absorb', theirs, 'evt_theirs', T0 + 1)).toBe(false);
-		expect(acceptOnce('absorb', mine, 'evt_mine', T0 + 2)).toBe(false);
-		for (const junk of ['not a list', 'ids1:', 'ids1:x:zz', 'ids1:y:' + '!'.repeat(23), '{"a":1}', 42, null, [['evt', 'x'], 7]]) {
-			expect(acceptOnce('absorb', { read: () => junk, write: () => undefined }, `evt_${JSON.stringify(junk)}`, T0 + 3)).toBe(true);
-		}
+	test('an id is a copy for the retention time, then new again', () => {
+		expect(acceptOnce('retention', 'evt_old', T0)).toBe(true);
+		expect(acceptOnce('retention', 'evt_old', T0 + RETENTION_MS - 1_000)).toBe(false);
+		expect(acceptOnce('retention', 'evt_old', T0 + RETENTION_MS + 1_000)).toBe(true);
+		expect(acceptOnce('retention', 'evt_old', T0 + RETENTION_MS + 2_000)).toBe(false);
 	});
 
 	test('each trigger (workflow, node, test or production) has its own ids; the number of triggers is bounded', () => {
-		expect(acceptOnce('trigger-a', noStore, 'evt_same', T0)).toBe(true);
-		expect(acceptOnce('trigger-b', noStore, 'evt_same', T0)).toBe(true);
-		for (let index = 0; index < 64; index++) acceptOnce(`many-${index}`, noStore, 'evt_x', T0);
-		expect(acceptOnce('trigger-a', noStore, 'evt_same', T0)).toBe(true);
-		expect(acceptOnce('many-63', noStore, 'evt_x', T0)).toBe(false);
+		expect(acceptOnce('trigger-a', 'evt_same', T0)).toBe(true);
+		expect(acceptOnce('trigger-b', 'evt_same', T0)).toBe(true);
+		for (let index = 0; index < 64; index++) acceptOnce(`many-${index}`, 'evt_x', T0);
+		expect(acceptOnce('trigger-a', 'evt_same', T0)).toBe(true);
+		expect(acceptOnce('many-63', 'evt_x', T0)).toBe(false);
+	});
+});
+
+describe('the ledger in n8n\'s database (eventLedger)', () => {
+	/** Copies of each event checked at the same moment by `processes` n8n processes. */
+	async function sameMomentCopies(table: ProcessedDataTable, processes: number, events: number, check: (ledger: Ledger, helpers: LedgerHelpers, id: string) => Promise<string>) {
+		const ledgers = Array.from({ length: processes }, () => processLedger());
+		const helpers = table.helpers('wf', 'node-1');
+		let firsts = 0;
+		for (let event = 0; event < events; event++) {
+			const verdicts = await Promise.all(ledgers.map(async (ledger) => await check(ledger, helpers, `evt_${event}`)));
+			firsts += verdicts.filter((verdict) => verdict === 'first').length;
+		}
+		return firsts;
+	}
+
+	test('copies checked at the same moment by different processes pass once', async () => {
+		const table = new ProcessedDataTable();
+		const firsts = await sameMomentCopies(table, 3, 100, async (ledger, helpers, id) => await ledger.recordEvent(helpers, 'wf', id, quietLog));
+		expect(firsts).toBe(100);
+		// The lock is released after every check.
+		expect([...table.rows.keys()]).toEqual(['wf|n:node-1']);
+	});
+
+	test('control: n8n\'s helper alone lets same-moment copies pass twice', async () => {
+		const firsts = await sameMomentCopies(new ProcessedDataTable(), 3, 100, async (_ledger, helpers, id) => {
+			try {
+				const { new: fresh } = await helpers.checkProcessedAndRecord([id], 'node', { mode: 'entries' });
+				return fresh.length > 0 ? 'first' : 'duplicate';
+			} catch {
+				return 'failed';
+			}
+		});
+		expect(firsts).toBeGreaterThan(100);
+	});
+
+	test('distinct events checked at once by several processes are all kept (no lost updates)', async () => {
+		const table = new ProcessedDataTable();
+		const ledgers = Array.from({ length: 4 }, () => processLedger());
+		const helpers = table.helpers('wf', 'node-1');
+		const ids = Array.from({ length: 40 }, (_, index) => `evt_${index}`);
+		const verdicts = await Promise.all(ids.map(async (id, index) => await ledgers[index % 4].recordEvent(helpers, 'wf', id, quietLog)));
+		expect(verdicts.every((verdict) => verdict === 'first')).toBe(true);
+		const again = await Promise.all(ids.map(async (id, index) => await ledgers[(index + 1) % 4].recordEvent(helpers, 'wf', id, quietLog)));
+		expect(again.every((verdict) => verdict === 'duplicate')).toBe(true);
+	});
+
+	test('the window keeps the newest 40,000 ids', async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		const ledger = processLedger();
+		const batch = Array.from({ length: LEDGER_ENTRIES }, (_, index) => `evt_${index}`);
+		await helpers.checkProcessedAndRecord(batch, 'node', { mode: 'entries', maxEntries: LEDGER_ENTRIES });
+		expect(await ledger.recordEvent(helpers, 'wf', 'evt_new', quietLog)).toBe('first');
+		expect(await ledger.recordEvent(helpers, 'wf', `evt_${LEDGER_ENTRIES - 1}`, quietLog)).toBe('duplicate');
+		expect(await ledger.recordEvent(helpers, 'wf', 'evt_1', quietLog)).toBe('duplicate');
+		// The oldest id made room for evt_new.
+		expect(await ledger.recordEvent(helpers, 'wf', 'evt_0', quietLog)).toBe('first');
+	});
+
+	test('a lock left by a process that died is taken over once it is stale', async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		await helpers.checkProcessedAndRecord([1], 'workflow', { mode: 'latestIncrementalKey' });
+		const now = jest.spyOn(Date, 'now');
+		let clock = T0;
+		now.mockImplementation(() => (clock += 1_000));
+		try {
+			expect(await processLedger().recordEvent(helpers, 'wf', 'evt_after_crash', quietLog)).toBe('first');
+		} finally {
+			now.mockRestore();
+		}
+		expect(table.rows.has('wf|')).toBe(false);
+	});
+
+	test('a workflow-scope row of another node (Remove Duplicates, scope Workflow) degrades to an unlocked check and says so', async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		await helpers.checkProcessedAndRecord(['their value'], 'workflow', { mode: 'entries' });
+		const warnings: string[] = [];
+		const ledger = processLedger();
+		expect(await ledger.recordEvent(helpers, 'wf', 'evt_a', { warn: (message) => warnings.push(message) })).toBe('first');
+		expect(await ledger.recordEvent(helpers, 'wf', 'evt_a', quietLog)).toBe('duplicate');
+		expect(warnings.join('\n')).toMatch(/Remove Duplicates node with scope "Workflow"/);
+		// Their row is left as it was.
+		expect(table.rows.get('wf|')?.mode).toBe('entries');
 	});
 });
 

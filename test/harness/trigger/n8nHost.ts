@@ -26,10 +26,14 @@ import type { AddressInfo } from 'net';
 
 import { HookContext, WebhookContext } from 'n8n-core';
 import { Workflow } from 'n8n-workflow';
+
+import { ProcessedDataTable } from './processedData';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	IExecuteFunctions,
 	IHttpRequestOptions,
+	INodeExecutionData,
 	INode,
 	INodeParameters,
 	INodeType,
@@ -106,7 +110,16 @@ export class TriggerHost {
 	/** The workflow row's static data, as JSON, as n8n keeps it in its database. */
 	savedStaticData = '{}';
 
+	/** Executions whose trigger step passed the event on: their downstream nodes ran. */
 	readonly executions: Execution[] = [];
+
+	/** Executions whose trigger step found the event in the ledger: nothing ran downstream. */
+	readonly duplicateExecutions: Array<Execution & { hints: string[] }> = [];
+
+	/** n8n's `processed_data` table, shared by every "process" and kept across restarts. */
+	readonly processedData = new ProcessedDataTable();
+
+	readonly warnings: string[] = [];
 
 	readonly answers: Answer[] = [];
 
@@ -343,7 +356,7 @@ export class TriggerHost {
 		const result = await this.nodeTypes[process].webhook!.call(context);
 		await this.beforeSave(eventId);
 		if (kind === 'production') this.save(workflow);
-		for (const item of result.workflowData?.[0] ?? []) this.executions.push({ kind, process, json: item.json });
+		if (result.workflowData) await this.runExecution(kind, process, result.workflowData[0] ?? []);
 		if (gate === 'processThenDrop') {
 			request.socket.destroy();
 			return;
@@ -359,6 +372,28 @@ export class TriggerHost {
 		}
 		this.answer(kind, response, 200, { message: 'Workflow was started' });
 		if (kind === 'test') await this.stopListening();
+	}
+
+	/**
+	 * The execution a delivery started: its first step is the trigger's
+	 * execute() (as n8n's WorkflowExecute runs a start node that has one),
+	 * with the database helpers of an execution context.
+	 */
+	private async runExecution(kind: Kind, process: number, items: INodeExecutionData[]): Promise<void> {
+		const hints: string[] = [];
+		const context = {
+			getInputData: () => items,
+			getNodeParameter: (name: string, _index: number, fallback: unknown) => this.node.parameters[name] ?? fallback,
+			getMode: () => (kind === 'test' ? 'manual' : 'webhook'),
+			getWorkflow: () => ({ id: this.workflowId, name: 'Omnichannel trigger test', active: true }),
+			getNode: () => this.node,
+			logger: { warn: (message: string) => this.warnings.push(message) },
+			helpers: this.processedData.helpers(this.workflowId, this.node.id),
+			addExecutionHints: (...added: Array<{ message: string }>) => hints.push(...added.map((hint) => hint.message)),
+		} as unknown as IExecuteFunctions;
+		const [output] = (await this.nodeTypes[process].execute!.call(context)) as INodeExecutionData[][];
+		if (output.length === 0) this.duplicateExecutions.push({ kind, process, json: items[0]?.json ?? {}, hints });
+		for (const item of output) this.executions.push({ kind, process, json: item.json });
 	}
 
 	private answer(kind: Kind, response: ServerResponse, status: number, body: unknown): void {
