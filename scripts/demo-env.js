@@ -20,7 +20,16 @@ const EXAMPLE_IDS = Object.freeze({
 	autoReply: 'exAutoReply00001',
 	crmSync: 'exCrmSync0000001',
 	dailyReport: 'exDailyReport001',
+	aiSupportAgent: 'exAiSupportAgent',
+	mcpServer: 'exMcpServer00001',
 });
+
+/** The MCP server example's production URL (its MCP Server Trigger's path, under n8n's /mcp/). */
+function mcpServerUrl(examples, n8nBaseUrl) {
+	const workflow = examples.find((example) => example.id === EXAMPLE_IDS.mcpServer);
+	const trigger = workflow?.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
+	return trigger ? `${n8nBaseUrl}/mcp/${trigger.parameters.path}` : undefined;
+}
 
 /**
  * examples/*.json, checked: every node of ours uses the demo credential and
@@ -84,7 +93,10 @@ async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {} 
 		log('publishing the auto-reply workflow');
 		await n8n.publishWorkflow(EXAMPLE_IDS.autoReply);
 		await waitForWebhook(sandbox, n8n);
-		return { n8n, sandbox, login, examples, close };
+		// The AI agent example stays unpublished: it needs the user's own chat model.
+		log('publishing the MCP server workflow');
+		await n8n.publishWorkflow(EXAMPLE_IDS.mcpServer);
+		return { n8n, sandbox, login, examples, mcpUrl: mcpServerUrl(examples, n8n.baseUrl), close };
 	} catch (error) {
 		await close();
 		throw error;

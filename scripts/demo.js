@@ -48,9 +48,10 @@ async function sampleConversation(sandbox) {
 	return (await client.listAll('/conversations')).find((c) => active.has(c.channel_id));
 }
 
-function printReady({ n8n, sandbox, login, examples }, conversation, userFolder) {
+function printReady({ n8n, sandbox, login, examples, mcpUrl }, conversation, userFolder) {
 	const body = JSON.stringify({ conversation_id: conversation.id, text: 'Hi, is my order on its way?' });
-	const names = examples.map((w) => `${w.name}${w.id === EXAMPLE_IDS.autoReply ? '  (published)' : ''}`);
+	const published = [EXAMPLE_IDS.autoReply, EXAMPLE_IDS.mcpServer];
+	const names = examples.map((w) => `${w.name}${published.includes(w.id) ? '  (published)' : ''}`);
 	console.log(
 		[
 			'',
@@ -60,6 +61,7 @@ function printReady({ n8n, sandbox, login, examples }, conversation, userFolder)
 			`  login         ${login.email} / ${login.password}`,
 			`  credential    "Omnichannel sandbox", for the sandbox API at ${sandbox.base_url}`,
 			`  workflows     ${names.join('\n                ')}`,
+			`  MCP server    ${mcpUrl}  (Streamable HTTP or SSE, no auth: the demo's tools for MCP clients)`,
 			'',
 			`Try it: a customer writes in on ${conversation.channel}, and the auto-reply answers (see Executions):`,
 			`  curl -s -X POST ${sandbox.control_url}/inbound -H 'content-type: application/json' -d '${body}'`,

@@ -10,6 +10,7 @@ const path = require('path');
 const { freePort, N8nApi, waitFor } = require('./harness');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('./support/context');
 const { EXAMPLE_IDS } = require('../../scripts/demo-env');
+const { connectMcp } = require('./mcp-support');
 
 const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'demo.js');
 
@@ -64,7 +65,24 @@ describe('the demo command', () => {
 				[EXAMPLE_IDS.autoReply]: true,
 				[EXAMPLE_IDS.crmSync]: false,
 				[EXAMPLE_IDS.dailyReport]: false,
+				[EXAMPLE_IDS.aiSupportAgent]: false,
+				[EXAMPLE_IDS.mcpServer]: true,
 			});
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'prints an MCP server URL that the MCP SDK client lists the Omnichannel tools from',
+		async () => {
+			const [, url] = output.match(/MCP server +(\S+)/);
+			const mcp = await connectMcp(url);
+			try {
+				const { tools } = await mcp.listTools();
+				expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['Send_message', 'Find_contacts', 'Workspace_identity']));
+			} finally {
+				await mcp.close();
+			}
 		},
 		TEST_TIMEOUT_MS,
 	);

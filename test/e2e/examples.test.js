@@ -1,13 +1,16 @@
 'use strict';
 // The shipped examples/ workflows, run in the demo environment (what
 // `npm run demo` starts), each checked against the sandbox's state.
+const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { freePort, nodeOutput, sandboxClient, sleep, waitFor } = require('./harness');
+const { freePort, nodeOutput, sandboxClient, sleep, waitFor, workflows: w } = require('./harness');
+const { NODE_TYPES } = require('./harness/node-types');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('./support/context');
 const { startDemo, EXAMPLE_IDS } = require('../../scripts/demo-env');
+const { OMNICHANNEL_TOOL_TYPE, connectMcp, resultText, startFakeChatModel, toolCall } = require('./mcp-support');
 
 const QUIET_PERIOD_MS = 3000;
 const AUTO_REPLY_TEXT = /^Thanks for your message!/;
@@ -116,6 +119,153 @@ describe('examples/ in the demo environment', () => {
 			expect(await client.listAll('/contacts', { lead_status: 'new' })).toEqual([]);
 			for (const lead of newLeads) {
 				expect(await client.api('GET', `/contacts/${lead.id}`)).toMatchObject({ lead_status: 'contacted', name: lead.name });
+			}
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	const example = (id) => demo.examples.find((workflow) => workflow.id === id);
+	const toolNodes = (workflow) => workflow.nodes.filter((n) => n.type === OMNICHANNEL_TOOL_TYPE);
+	const toolName = (nodeName) => nodeName.replace(/ /g, '_');
+
+	test(
+		'AI examples: their Omnichannel tools use only parameters of the node, and n8n keeps their wiring',
+		async () => {
+			for (const id of [EXAMPLE_IDS.aiSupportAgent, EXAMPLE_IDS.mcpServer]) {
+				const workflow = example(id);
+				const tools = toolNodes(workflow);
+				expect(tools.length).toBeGreaterThanOrEqual(3);
+				// A tool node has the action node's parameters plus n8n's tool description.
+				const asAction = tools.map(({ parameters: { descriptionType, toolDescription, ...rest }, ...n }) => {
+					expect({ descriptionType, toolDescription: typeof toolDescription }).toEqual({ descriptionType: 'manual', toolDescription: 'string' });
+					return { ...n, type: NODE_TYPES.action, parameters: rest };
+				});
+				w.checkWorkflowParameters({ nodes: asAction });
+
+				const stored = await demo.n8n.api.getWorkflow(id);
+				const target = id === EXAMPLE_IDS.mcpServer ? 'MCP Server Trigger' : 'AI Agent';
+				for (const tool of tools) {
+					expect(stored.connections[tool.name]).toEqual({ ai_tool: [[{ node: target, type: 'ai_tool', index: 0 }]] });
+				}
+				expect(stored.nodes.map((n) => n.type).sort()).toEqual(workflow.nodes.map((n) => n.type).sort());
+			}
+			const agent = await demo.n8n.api.getWorkflow(EXAMPLE_IDS.aiSupportAgent);
+			expect(agent.connections['Customer wrote in']).toEqual({ main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] });
+			// Imported without a chat model: the user connects their own.
+			expect(agent.nodes.some((n) => /lmChat/.test(n.type))).toBe(false);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'MCP server: the printed URL serves its tools to the MCP SDK; a retried send arrives once',
+		async () => {
+			const mcp = await connectMcp(demo.mcpUrl);
+			try {
+				const { tools } = await mcp.listTools();
+				const expected = toolNodes(example(EXAMPLE_IDS.mcpServer));
+				expect(tools.map((t) => t.name).sort()).toEqual(expected.map((n) => toolName(n.name)).sort());
+				for (const node of expected) {
+					expect(tools.find((t) => t.name === toolName(node.name)).description).toBe(node.parameters.toolDescription);
+				}
+				const send = tools.find((t) => t.name === 'Send_message');
+				expect(send.inputSchema.required.sort()).toEqual(['clientRequestId', 'conversationId', 'text']);
+
+				const found = JSON.parse(resultText(await mcp.callTool({ name: 'Find_contacts', arguments: { search: 'a' } })));
+				expect(found.map((c) => c.id)).toEqual((await client.listAll('/contacts', { search: 'a' })).slice(0, 20).map((c) => c.id));
+
+				const [conversation] = (await client.listAll('/conversations')).slice(0, 1);
+				const args = { conversationId: conversation.id, text: 'Sent from an MCP client', clientRequestId: `mcp-example-${Date.now()}` };
+				const first = await mcp.callTool({ name: 'Send_message', arguments: args });
+				const retry = await mcp.callTool({ name: 'Send_message', arguments: args });
+				expect(JSON.parse(resultText(retry))[0].id).toBe(JSON.parse(resultText(first))[0].id);
+				const stored = await client.listAll('/messages', { conversation_id: conversation.id });
+				expect(stored.filter((m) => m.client_request_id === args.clientRequestId)).toHaveLength(1);
+			} finally {
+				await mcp.close();
+			}
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'AI support agent: with a chat model connected, a customer message gets one reply, even when the model replies twice',
+		async () => {
+			const REPLY = 'Hello! Your order left our warehouse today.';
+			// The model reads the history and (misbehaving) sends its reply twice in one turn, then stops.
+			const model = await startFakeChatModel((body) =>
+				body.messages.some((m) => m.role === 'tool')
+					? { content: 'Answered the customer.' }
+					: {
+							tool_calls: [
+								toolCall('call_1', 'Conversation_history', {}),
+								toolCall('call_2', 'Reply_to_customer', { reply: REPLY }),
+								toolCall('call_3', 'Reply_to_customer', { reply: `${REPLY} (again)` }),
+							],
+						},
+			);
+			const { api } = demo.n8n;
+			let workflowId;
+			try {
+				const credential = await api.publicApi('POST', '/credentials', {
+					name: 'Fake chat model',
+					type: 'openAiApi',
+					data: { apiKey: 'sk-fake-model-for-tests', url: model.url, header: false },
+				});
+				const source = example(EXAMPLE_IDS.aiSupportAgent);
+				const nodes = source.nodes.map((n) => (n.name === 'Customer wrote in' ? { ...n, webhookId: crypto.randomUUID() } : n));
+				nodes.push({
+					id: crypto.randomUUID(),
+					name: 'Chat model',
+					type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+					typeVersion: 1.2,
+					position: [200, 260],
+					parameters: { model: { __rl: true, mode: 'id', value: 'fake-model' }, options: {} },
+					credentials: { openAiApi: { id: credential.id, name: credential.name } },
+				});
+				const connections = {
+					...source.connections,
+					'Chat model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+				};
+				({ id: workflowId } = await api.publicApi('POST', '/workflows', {
+					name: 'AI support agent with a chat model',
+					nodes,
+					connections,
+					settings: { executionOrder: 'v1' },
+				}));
+				const hooksBefore = (await client.listAll('/webhooks')).length;
+				await demo.n8n.publishWorkflow(workflowId);
+				await waitFor(async () => (await client.listAll('/webhooks')).length > hooksBefore, {
+					what: 'the agent workflow’s trigger to register its webhook',
+					timeoutMs: 60_000,
+				});
+
+				const active = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));
+				const conversation = (await client.listAll('/conversations')).find((c) => active.has(c.channel_id));
+				const message = await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'Where is my order?' });
+				const replies = async () =>
+					(await client.listAll('/messages', { conversation_id: conversation.id })).filter((m) => m.content.startsWith(REPLY));
+				await waitFor(async () => (await replies()).length > 0, { what: 'the agent’s reply', timeoutMs: 60_000 });
+				await waitFor(async () => (await demo.n8n.listExecutions({ workflowId })).some((e) => e.status !== 'running'), {
+					what: 'the agent’s execution to finish',
+					timeoutMs: 60_000,
+				});
+				await sleep(QUIET_PERIOD_MS);
+
+				const [reply, ...more] = await replies();
+				expect(more).toEqual([]);
+				expect(reply.client_request_id).toBe(`ai-reply-${message.id}`);
+				expect(await client.control('GET', `/messages/${reply.id}`)).toMatchObject({ reply_to_message_id: message.id });
+				expect((await demo.n8n.listExecutions({ workflowId })).map((e) => e.status)).toEqual(['success']);
+
+				// The model was offered the three tools, and the history it read holds the customer's message.
+				expect(model.requests[0].tools.map((t) => t.function.name).sort()).toEqual(['Conversation_history', 'Find_contact', 'Reply_to_customer']);
+				expect(model.requests[0].messages.at(-1).content).toContain('Where is my order?');
+				const toolResults = model.requests.at(-1).messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+				expect(toolResults.some((text) => text.includes(message.id) && text.includes('Where is my order?'))).toBe(true);
+			} finally {
+				if (workflowId) await demo.n8n.unpublishWorkflow(workflowId).catch(() => {});
+				await model.close();
 			}
 		},
 		TEST_TIMEOUT_MS,
