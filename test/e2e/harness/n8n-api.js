@@ -3,8 +3,10 @@
 // login, API keys; cookie session, as the editor uses it) and the public API
 // (/api/v1, X-N8N-API-KEY). Routes and bodies were read from the installed
 // n8n (dist/controllers, @n8n/api-types dto, public-api/v1/openapi.yml).
-// Under `npm run test:compat` the same calls run against older n8n; the one
-// route that differs is publishing (n8n 1.x: activate), switched below.
+// Under `npm run test:compat` the same calls run against older n8n; two
+// routes differ there and are switched below: publishing (n8n 1.x and 2.0:
+// activate) and the credential test (no public route before 2.x's later
+// versions: the editor's internal one).
 const { waitFor } = require('./poll');
 const { N8N_MAJOR } = require('./install');
 
@@ -76,7 +78,16 @@ class N8nApi {
 
 	/** Runs the credential type's `test` request inside n8n: `{ status: 'OK'|'Error', message }`. */
 	async testCredential(id) {
-		return await this.publicApi('POST', `/credentials/${id}/test`);
+		try {
+			return await this.publicApi('POST', `/credentials/${id}/test`);
+		} catch (error) {
+			if (!(error instanceof N8nApiError) || error.status !== 404) throw error;
+			// n8n 1.x and early 2.x (2.0.0) have no such public route: send the
+			// editor's own request, with the stored data as the editor reads it
+			// (secrets blanked; n8n puts the stored values back before testing).
+			const { name, type, data } = await this.rest('GET', `/credentials/${id}?includeData=true`);
+			return await this.rest('POST', '/credentials/test', { credentials: { id, name, type, data } });
+		}
 	}
 
 	async getWorkflow(id) {

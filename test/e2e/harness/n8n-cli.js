@@ -1,6 +1,7 @@
 'use strict';
 // n8n's own CLI commands, run as separate processes against the user folder:
 // import:credentials, import:workflow and execute (2.x has no `--file`).
+const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
@@ -24,9 +25,15 @@ async function importCredentials(n8n, credentials) {
 	await withJsonFile(n8n, 'credentials', credentials, (file) => n8n.runCli(['import:credentials', `--input=${file}`]));
 }
 
-/** Imports workflows (each with a fixed `id`, so tests and examples can refer to it). */
+/**
+ * Imports workflows (each with a fixed `id`, so tests and examples can refer to it).
+ * Each gets a `versionId` when it has none, as n8n's own exports do: n8n 2.0
+ * (`npm run test:compat`) refuses a workflow without one; 1.123 and 2.40
+ * replace it with a new one on import.
+ */
 async function importWorkflows(n8n, workflows) {
-	await withJsonFile(n8n, 'workflows', workflows, (file) => n8n.runCli(['import:workflow', `--input=${file}`]));
+	const withVersions = workflows.map((workflow) => ({ versionId: crypto.randomUUID(), ...workflow }));
+	await withJsonFile(n8n, 'workflows', withVersions, (file) => n8n.runCli(['import:workflow', `--input=${file}`]));
 }
 
 class WorkflowExecutionError extends Error {
