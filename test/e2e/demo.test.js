@@ -75,7 +75,7 @@ describe('the demo command', () => {
 	test(
 		'prints an MCP server URL that the MCP SDK client lists the Omnichannel tools from',
 		async () => {
-			const [, url] = output.match(/MCP server +(\S+)/);
+			const [, url] = output.match(/MCP server +(http\S+)/);
 			const mcp = await connectMcp(url);
 			try {
 				const { tools } = await mcp.listTools();
