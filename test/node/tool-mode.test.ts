@@ -7,7 +7,7 @@
  */
 import { runAsTool, runNode } from '../harness/node/n8n';
 import type { ToolRunResult } from '../harness/node/n8n';
-import { api, messagesOf, newConversation, resetStats, stats } from '../harness/node/sandbox';
+import { api, clearFaults, messagesOf, newConversation, resetStats, setFaults, stats } from '../harness/node/sandbox';
 import type { Json } from '../harness/node/sandbox';
 import { byId, useSandbox } from '../harness/node/suite';
 
@@ -84,6 +84,29 @@ describe('errors written for the model', () => {
 		const error = expectWrittenForAModel(run.outcomes[0].error);
 		expect(error).toMatch(/^The tool's setting 'Text' is invalid: it is empty/);
 		expect(error).toContain("Tell the user that the 'Omnichannel Tool' tool needs fixing in n8n");
+	});
+
+	test('a send failing on the server tells the model to retry with the same key', async () => {
+		await setFaults(suite.sb, { error_rate: 1, error_status: 503 });
+		try {
+			const run = await tool(sendTextTool(), [{ conversationId, text: 'Hello', clientRequestId: 'server-down-1' }]);
+			const error = expectWrittenForAModel(run.outcomes[0].error);
+			expect(error).toMatch(/^The Omnichannel API failed with status 503 after 7 attempts/);
+			expect(error).toContain("Try again in a little while. Repeat a send with the same 'clientRequestId' as before");
+		} finally {
+			await clearFaults(suite.sb);
+		}
+	});
+
+	test('a broken credential says that no argument can help', async () => {
+		const run = await runAsTool({
+			credentials: { ...suite.credentials, apiKey: 'not-a-key' },
+			parameters: { resource: 'identity', operation: 'get' },
+			calls: [{}],
+		});
+		const error = expectWrittenForAModel(run.outcomes[0].error);
+		expect(error).toMatch(/^The API Key of the Omnichannel credential is malformed/);
+		expect(error).toContain('Details: Other arguments will not help: tell the user.');
 	});
 
 	test('the same mistake in a workflow keeps the editor wording', async () => {

@@ -125,6 +125,8 @@ export function toolModeError(tool: ToolParameters, nodeName: string, error: Ite
 		}
 		return error;
 	}
+	// The credential, a cancelled execution, the unexpected: nothing the model can change.
 	error.message = error.message.replace(/ \[item \d+\]$/, '');
+	if (error.description) error.description = `Other arguments will not help: tell the user. ${error.description}`;
 	return error;
 }
