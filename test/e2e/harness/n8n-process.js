@@ -93,20 +93,26 @@ class N8nProcess {
 	 * @param {number} [options.port] server port (a free one when omitted)
 	 * @param {object} [options.env] extra environment for every n8n process
 	 */
-	static async create({ userFolder, port, env = {} }) {
+	static async create({ userFolder, port, env = {}, command = 'start' }) {
 		const install = ensureN8nInstall();
 		fs.mkdirSync(userFolder, { recursive: true });
-		return new this({ userFolder, port: port ?? (await freePort()), env, install });
+		return new this({ userFolder, port: port ?? (await freePort()), env, install, command });
 	}
 
-	constructor({ userFolder, port, env, install }) {
+	/**
+	 * @param {string} [options.command] `start` (main), or in queue mode `worker`
+	 *   or `webhook`; every one answers /healthz/readiness on `port` (a worker
+	 *   through its health server, see queue.js)
+	 */
+	constructor({ userFolder, port, env, install, command = 'start' }) {
 		this.userFolder = userFolder;
 		this.port = port;
 		this.install = install;
 		this.extraEnv = env;
+		this.command = command;
 		this.encryptionKey = encryptionKeyOf(userFolder);
 		this.server = null;
-		this.logFile = path.join(userFolder, 'n8n-server.log');
+		this.logFile = path.join(userFolder, `n8n-${command === 'start' ? 'server' : command}.log`);
 	}
 
 	get baseUrl() {
@@ -147,11 +153,11 @@ class N8nProcess {
 		});
 	}
 
-	/** Starts `n8n start` and resolves once /healthz/readiness answers 200. */
+	/** Starts `n8n <command>` and resolves once /healthz/readiness answers 200. */
 	async start() {
 		if (this.server) throw new Error('n8n server already running');
 		const out = fs.openSync(this.logFile, 'a');
-		const child = spawnGroup(this.install.nodeBin, [this.install.n8nBin, 'start'], {
+		const child = spawnGroup(this.install.nodeBin, [this.install.n8nBin, this.command], {
 			env: await this.env(),
 			stdio: ['ignore', out, out],
 		});
@@ -192,6 +198,11 @@ class N8nProcess {
 		}
 		// Whatever n8n left of its group (a task runner mid-shutdown) goes too.
 		killGroup(child, 'SIGKILL');
+	}
+
+	/** The server's pid while it runs (the group leader: stopping it stops its task runner too). */
+	get pid() {
+		return this.server?.child.pid;
 	}
 
 	serverLogTail(lines) {

@@ -1,0 +1,164 @@
+'use strict';
+// n8n's queue mode on one machine, as ../shared/notes/queue-mode.md measured
+// it: private PostgreSQL and Redis, one main process (`n8n start`: editor,
+// API, trigger registration, polls), workers (`n8n worker`: every execution)
+// and a webhook process (`n8n webhook`: production /webhook/*). Each process
+// has its own user folder with our packed package installed the way users
+// install it, and the same encryption key. Everything is stopped by pid.
+//
+//   const cluster = await startQueueCluster();          // workers: 2
+//   cluster.main.api / cluster.main.importWorkflows(...) // as with startN8n
+//   cluster.webhook.baseUrl                              // where the service delivers
+//   await cluster.restart('webhook');                    // 'main' | 'webhook' | 'worker' | 'all'
+//   await cluster.dispose();
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const { N8n } = require('./index');
+const { packRepo, installPackage } = require('./package');
+const { freePort } = require('./ports');
+const { ensureServicePackages, startPostgres, startRedis } = require('./services');
+
+/** Stops every part that started, in reverse order, whatever fails. */
+async function stopAll(parts) {
+	const errors = [];
+	for (const part of [...parts].reverse()) {
+		try {
+			await part.stop();
+		} catch (error) {
+			errors.push(error);
+		}
+	}
+	if (errors.length > 0) throw errors[0];
+}
+
+class QueueCluster {
+	constructor({ root, postgres, redis, main, workers, webhook }) {
+		this.root = root;
+		this.postgres = postgres;
+		this.redis = redis;
+		this.main = main;
+		this.workers = workers;
+		this.webhook = webhook;
+	}
+
+	get n8nProcesses() {
+		return [this.main, this.webhook, ...this.workers];
+	}
+
+	/** Which process serves what, for the demo and for logs. */
+	describe() {
+		return [
+			`main          ${this.main.baseUrl}  (editor, REST and public API, publishes triggers; also serves /webhook/*)`,
+			`webhook       ${this.webhook.baseUrl}  (production /webhook/* and /mcp/*: the URL triggers register)`,
+			...this.workers.map((worker, index) => `worker ${index + 1}      health on ${worker.baseUrl}  (runs executions)`),
+			`postgres      127.0.0.1:${this.postgres.port}  (pid ${this.postgres.pid})`,
+			`redis         127.0.0.1:${this.redis.port}  (pid ${this.redis.pid})`,
+		];
+	}
+
+	/**
+	 * Restarts one role ('main', 'webhook', 'worker' for every worker) or
+	 * 'all', each process stopped by pid and started again on the same port.
+	 */
+	async restart(role) {
+		const targets = {
+			main: [this.main],
+			webhook: [this.webhook],
+			worker: this.workers,
+			all: this.n8nProcesses,
+		}[role];
+		if (!targets) throw new Error(`unknown role "${role}"`);
+		for (const target of targets) await target.stop();
+		// main first: it owns migrations and trigger activation.
+		if (targets.includes(this.main)) await this.main.start();
+		await Promise.all(targets.filter((target) => target !== this.main).map((target) => target.start()));
+	}
+
+	/** The workers' logs: which executions ran where. */
+	workerExecutionIds() {
+		return this.workers.map((worker) => {
+			const log = fs.existsSync(worker.logFile) ? fs.readFileSync(worker.logFile, 'utf8') : '';
+			return new Set([...log.matchAll(/Worker started execution (\d+)/g)].map((match) => match[1]));
+		});
+	}
+
+	async dispose() {
+		try {
+			await stopAll([this.postgres, this.redis, ...this.n8nProcesses.map((n8n) => ({ stop: () => n8n.stop() }))]);
+		} finally {
+			fs.rmSync(this.root, { recursive: true, force: true });
+		}
+	}
+}
+
+/**
+ * Starts the whole queue-mode setup and resolves once every n8n process
+ * answers /healthz/readiness.
+ * @param {object} [options]
+ * @param {number} [options.workers] how many `n8n worker` processes (2)
+ * @param {string} [options.tarball] an `npm pack` output; packs the repo when omitted
+ * @param {object} [options.env] extra environment for every n8n process
+ * @param {boolean} [options.start] false to prepare (CLI imports) before `startProcesses`
+ * @param {number} [options.mainPort] main's port (editor, API); a free one when omitted
+ */
+async function startQueueCluster({ workers = 2, tarball, env = {}, start = true, mainPort } = {}) {
+	ensureServicePackages();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-queue-'));
+	const started = [];
+	try {
+		const packed = tarball ?? packRepo(root);
+		const postgres = await startPostgres();
+		started.push(postgres);
+		const redis = await startRedis();
+		started.push(redis);
+
+		const webhookPort = await freePort();
+		const encryptionKey = crypto.randomBytes(24).toString('hex');
+		const shared = {
+			...postgres.env,
+			...redis.env,
+			EXECUTIONS_MODE: 'queue',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			// The URL triggers register: the webhook process's.
+			WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/`,
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			...env,
+		};
+		const processOf = async (role, command, port, extra = {}) => {
+			const userFolder = path.join(root, role);
+			fs.mkdirSync(userFolder, { recursive: true });
+			// Every process decrypts the same credentials.
+			fs.writeFileSync(path.join(userFolder, '.harness-encryption-key'), encryptionKey, { mode: 0o600 });
+			installPackage(userFolder, packed);
+			const n8n = await N8n.create({ userFolder, port, command, env: { ...shared, ...extra } });
+			started.push({ stop: () => n8n.stop() });
+			return n8n;
+		};
+		const main = await processOf('main', 'start', mainPort ?? (await freePort()));
+		const webhook = await processOf('webhook', 'webhook', webhookPort);
+		const workerProcesses = [];
+		for (let index = 0; index < workers; index++) {
+			const port = await freePort();
+			workerProcesses.push(await processOf(`worker${index + 1}`, 'worker', port, { QUEUE_HEALTH_CHECK_PORT: String(port) }));
+		}
+		const cluster = new QueueCluster({ root, postgres, redis, main, workers: workerProcesses, webhook });
+		if (start) await startProcesses(cluster);
+		return cluster;
+	} catch (error) {
+		await stopAll(started).catch(() => undefined);
+		fs.rmSync(root, { recursive: true, force: true });
+		throw error;
+	}
+}
+
+/** Starts the n8n processes of a prepared cluster: main first (migrations), then the others together. */
+async function startProcesses(cluster) {
+	await cluster.main.start();
+	await Promise.all([cluster.webhook, ...cluster.workers].map((n8n) => n8n.start()));
+}
+
+module.exports = { startQueueCluster, startProcesses, QueueCluster };

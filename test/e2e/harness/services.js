@@ -1,0 +1,160 @@
+'use strict';
+// Private PostgreSQL and Redis servers for n8n's queue mode, from Debian's
+// packages: installed with apt-get when missing (CI runs as root), started
+// in a temp folder on free 127.0.0.1 ports, never the system services, and
+// stopped by pid.
+const { execFileSync, spawn } = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const os = require('os');
+const path = require('path');
+
+const { freePort } = require('./ports');
+const { waitFor } = require('./poll');
+
+const APT_PACKAGES = ['postgresql', 'redis-server'];
+const DB = Object.freeze({ name: 'n8n', user: 'n8n', password: 'n8n-queue-test' });
+
+function postgresBin() {
+	const root = '/usr/lib/postgresql';
+	const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))) : [];
+	const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+	return newest && path.join(root, newest, 'bin');
+}
+
+const hasRedis = () => {
+	try {
+		execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+/** Installs PostgreSQL and Redis from Debian's packages when either is missing. */
+function ensureServicePackages() {
+	if (postgresBin() && hasRedis()) return;
+	if (process.getuid?.() !== 0) {
+		throw new Error(`queue mode needs ${APT_PACKAGES.join(' and ')}: run \`sudo apt-get install -y ${APT_PACKAGES.join(' ')}\``);
+	}
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	console.log(`[queue] installing ${APT_PACKAGES.join(', ')} with apt-get`);
+	execFileSync('apt-get', ['update', '-qq'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 });
+	execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...APT_PACKAGES], {
+		env,
+		stdio: ['ignore', 'ignore', 'inherit'],
+		timeout: 15 * 60_000,
+	});
+	if (!postgresBin() || !hasRedis()) throw new Error('apt-get finished but PostgreSQL or Redis is still missing');
+}
+
+/** Runs a PostgreSQL tool as the `postgres` user when we are root (initdb refuses root). */
+function runPg(bin, args, options = {}) {
+	const asRoot = process.getuid?.() === 0;
+	const [command, commandArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, args[0]), ...args.slice(1)]] : [path.join(bin, args[0]), args.slice(1)];
+	return execFileSync(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000, ...options }).toString();
+}
+
+function pidAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function stopPid(pid, signal, timeoutMs = 20_000) {
+	if (!pid || !pidAlive(pid)) return;
+	process.kill(pid, signal);
+	try {
+		await waitFor(() => !pidAlive(pid), { what: `process ${pid} to exit`, timeoutMs, intervalMs: 100 });
+	} catch {
+		process.kill(pid, 'SIGKILL');
+	}
+}
+
+/** A private PostgreSQL cluster with an `n8n` database; `stop()` ends it by pid. */
+async function startPostgres() {
+	const bin = postgresBin();
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-pg-'));
+	const data = path.join(dir, 'data');
+	if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+	const port = await freePort();
+	runPg(bin, ['initdb', '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+	// fsync off: a test database that is thrown away needs no durability.
+	const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+	runPg(bin, ['pg_ctl', '-D', data, '-o', serverOptions, '-l', path.join(dir, 'postgres.log'), '-w', 'start']);
+	const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+	const psql = (sql) => runPg(bin, ['psql', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', sql]);
+	try {
+		psql(`CREATE USER ${DB.user} PASSWORD '${DB.password}'`);
+		psql(`CREATE DATABASE ${DB.name} OWNER ${DB.user}`);
+	} catch (error) {
+		await stopPid(pid, 'SIGINT');
+		throw error;
+	}
+	return {
+		port,
+		pid,
+		dir,
+		/** Runs SQL in the n8n database and returns psql's unaligned output. */
+		query: (sql) => runPg(bin, ['psql', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', DB.name, '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql]),
+		env: {
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(port),
+			DB_POSTGRESDB_DATABASE: DB.name,
+			DB_POSTGRESDB_USER: DB.user,
+			DB_POSTGRESDB_PASSWORD: DB.password,
+		},
+		async stop() {
+			// SIGINT is PostgreSQL's "fast" shutdown.
+			await stopPid(pid, 'SIGINT');
+			fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+function redisPing(port) {
+	return new Promise((resolve) => {
+		const socket = net.connect(port, '127.0.0.1');
+		let answer = '';
+		socket.setTimeout(1000, () => socket.destroy());
+		socket.on('connect', () => socket.write('PING\r\n'));
+		socket.on('data', (chunk) => {
+			answer += chunk;
+			if (answer.includes('\r\n')) socket.end();
+		});
+		socket.on('close', () => resolve(answer.startsWith('+PONG')));
+		socket.on('error', () => resolve(false));
+	});
+}
+
+/** A private Redis without persistence; `stop()` ends it by pid. */
+async function startRedis() {
+	const port = await freePort();
+	const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+		stdio: 'ignore',
+	});
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	try {
+		await waitFor(async () => await redisPing(port), { what: `redis on port ${port}`, timeoutMs: 20_000, intervalMs: 100 });
+	} catch (error) {
+		child.kill('SIGKILL');
+		throw error;
+	}
+	return {
+		port,
+		pid: child.pid,
+		env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
+		async stop() {
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			child.kill('SIGTERM');
+			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+		},
+	};
+}
+
+module.exports = { ensureServicePackages, startPostgres, startRedis };
