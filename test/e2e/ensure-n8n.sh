@@ -48,14 +48,13 @@ flock 8
 # package (hence the override). n8n before 2.40 takes xlsx from
 # cdn.sheetjs.com, outside the npm registry: the same SheetJS release
 # republished on the registry (what n8n 2.40 itself uses) replaces it.
-# n8n 2.0 pins @langchain/core 1.1.0, but its langgraph accepts any
-# langgraph-checkpoint 1.x, and the newest needs a newer core (n8n start then
-# fails to load: "Command start not found"): 1.0.0 fits.
+# n8n 2.0 and 1.123 pin @langchain/core 1.1.x, but their langgraph accepts
+# any langgraph-checkpoint 1.x, and the newest needs a newer core (n8n start
+# then fails to load: "Command start not found"): 1.0.0 fits.
 BEFORE=2026-09-27
 case "$N8N_VERSION" in
   2.40.*) OVERRIDES='{"linkedom": "0.18.13"}' ;;
-  2.0.*) OVERRIDES='{"linkedom": "0.18.13", "xlsx": "npm:@e965/xlsx@0.20.3", "@langchain/langgraph-checkpoint": "1.0.0"}' ;;
-  *) OVERRIDES='{"linkedom": "0.18.13", "xlsx": "npm:@e965/xlsx@0.20.3"}' ;;
+  *) OVERRIDES='{"linkedom": "0.18.13", "xlsx": "npm:@e965/xlsx@0.20.3", "@langchain/langgraph-checkpoint": "1.0.0"}' ;;
 esac
 
 if [ ! -f "$HOST_DIR/.complete" ]; then

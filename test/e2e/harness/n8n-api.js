@@ -6,11 +6,13 @@
 // Under `npm run test:compat` the same calls run against older n8n; two
 // routes differ there and are switched below: publishing (n8n 1.x and 2.0:
 // activate) and the credential test (no public route before 2.x's later
-// versions: the editor's internal one).
-const { waitFor } = require('./poll');
+// versions: the editor's internal one). n8n 2.0 also reports ready before
+// its REST routes exist (setupOwner waits for them).
+const { sleep, waitFor } = require('./poll');
 const { N8N_MAJOR } = require('./install');
 
 const REQUEST_TIMEOUT_MS = 60_000;
+const ROUTES_TIMEOUT_MS = 60_000;
 
 class N8nApiError extends Error {
 	constructor(method, path, status, body) {
@@ -61,7 +63,18 @@ class N8nApi {
 	}
 
 	async setupOwner({ email, password, firstName, lastName }) {
-		return await this.rest('POST', '/owner/setup', { email, password, firstName, lastName });
+		// n8n 2.0 answers /healthz/readiness once its database is ready, before
+		// it registers the REST routes: until then Express answers 404.
+		const deadline = Date.now() + ROUTES_TIMEOUT_MS;
+		for (;;) {
+			try {
+				return await this.rest('POST', '/owner/setup', { email, password, firstName, lastName });
+			} catch (error) {
+				const notYet = error instanceof N8nApiError && error.status === 404 && /Cannot POST/.test(String(error.body));
+				if (!notYet || Date.now() >= deadline) throw error;
+				await sleep(250);
+			}
+		}
 	}
 
 	async login({ email, password }) {
@@ -109,7 +122,8 @@ class N8nApi {
 	/**
 	 * n8n 2.x publishes (POST /workflows/{id}/publish; /activate remains as a
 	 * deprecated alias); n8n 1.x only activates. A 2.x without the publish
-	 * route (404) is activated too.
+	 * route is activated too: n8n 2.0 answers 405 there (its GET
+	 * /workflows/{id}/{versionId} matches the path).
 	 */
 	async publishOrActivate(id, route2x, route1x, body) {
 		if (N8N_MAJOR < 2) return await this.publicApi('POST', `/workflows/${id}/${route1x}`, body);
@@ -117,7 +131,7 @@ class N8nApi {
 			return await this.publicApi('POST', `/workflows/${id}/${route2x}`, body);
 		} catch (error) {
 			// A missing workflow is a 404 too: activate then fails with its own 404.
-			if (!(error instanceof N8nApiError) || error.status !== 404) throw error;
+			if (!(error instanceof N8nApiError) || (error.status !== 404 && error.status !== 405)) throw error;
 			return await this.publicApi('POST', `/workflows/${id}/${route1x}`, body);
 		}
 	}
