@@ -8,6 +8,7 @@ const path = require('path');
 
 const { startSandbox } = require('../test/sandbox');
 const { startN8n, omnichannelCredential, sandboxClient, waitFor, workflows } = require('../test/e2e/harness');
+const { startProcesses, startQueueCluster } = require('../test/e2e/harness/queue');
 
 const REPO_ROOT = path.join(__dirname, '..');
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
@@ -52,9 +53,9 @@ function loadExamples() {
 }
 
 /** Waits until the published auto-reply's webhook is registered at the sandbox. */
-async function waitForWebhook(sandbox, n8n) {
+async function waitForWebhook(sandbox, webhookBaseUrl) {
 	const client = sandboxClient(sandbox);
-	await waitFor(async () => (await client.listAll('/webhooks')).some((hook) => hook.url.startsWith(n8n.baseUrl)), {
+	await waitFor(async () => (await client.listAll('/webhooks')).some((hook) => hook.url.startsWith(webhookBaseUrl)), {
 		what: 'the auto-reply trigger to register its webhook at the sandbox',
 		timeoutMs: 60_000,
 	});
@@ -66,37 +67,47 @@ async function waitForWebhook(sandbox, n8n) {
  * @param {number} [options.sandboxPort] defaults to a free port
  * @param {string} [options.userFolder] n8n's data; emptied first. Defaults to a temp folder.
  * @param {(line: string) => void} [options.log] progress lines
+ * @param {boolean} [options.queue] n8n in queue mode (harness/queue.js): main on `n8nPort`, 2 workers, a webhook process
  */
-async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {} } = {}) {
+async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {}, queue = false } = {}) {
 	const examples = loadExamples();
 	log('starting the sandbox (demo seed)');
 	const sandbox = await startSandbox({ seed: 'demo', port: sandboxPort });
 	let n8n;
+	let cluster;
 	const close = async () => {
-		await n8n?.dispose();
+		await (cluster ?? n8n)?.dispose();
 		await sandbox.close();
 	};
 	try {
-		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
-		log('installing the packed package into a fresh n8n user folder');
 		// The schedules of the examples ("every day at 8:00") in the user's time zone, not n8n's default New York.
 		const env = { GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone };
-		n8n = await startN8n({ userFolder, port: n8nPort, env, start: false });
+		if (queue) {
+			log('starting PostgreSQL and Redis, installing the packed package for main, 2 workers and a webhook process');
+			cluster = await startQueueCluster({ env, mainPort: n8nPort, start: false });
+			n8n = cluster.main;
+		} else {
+			if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+			log('installing the packed package into a fresh n8n user folder');
+			n8n = await startN8n({ userFolder, port: n8nPort, env, start: false });
+		}
 		log('importing the credential and the example workflows');
 		await n8n.importCredentials([
 			omnichannelCredential({ ...DEMO_CREDENTIAL, baseUrl: sandbox.base_url, apiKey: sandbox.key }),
 		]);
 		await n8n.importWorkflows(examples);
-		log('starting n8n');
-		await n8n.start();
+		log(queue ? 'starting n8n: main, then the workers and the webhook process' : 'starting n8n');
+		await (cluster ? startProcesses(cluster) : n8n.start());
 		const login = await n8n.setupOwnerAndApiKey();
 		log('publishing the auto-reply workflow');
 		await n8n.publishWorkflow(EXAMPLE_IDS.autoReply);
-		await waitForWebhook(sandbox, n8n);
+		// Triggers register the URL of the process that takes production webhooks.
+		const webhookBaseUrl = (cluster?.webhook ?? n8n).baseUrl;
+		await waitForWebhook(sandbox, webhookBaseUrl);
 		// The AI agent example stays unpublished: it needs the user's own chat model.
 		log('publishing the MCP server workflow');
 		await n8n.publishWorkflow(EXAMPLE_IDS.mcpServer);
-		return { n8n, sandbox, login, examples, mcpUrl: mcpServerUrl(examples, n8n.baseUrl), close };
+		return { n8n, cluster, sandbox, login, examples, mcpUrl: mcpServerUrl(examples, webhookBaseUrl), close };
 	} catch (error) {
 		await close();
 		throw error;

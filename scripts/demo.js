@@ -3,7 +3,7 @@
 // cache): starts the demo environment, prints how to use it and stays up
 // until Ctrl-C. Prints the n8n login, never the sandbox's API key.
 //
-//   node scripts/demo.js [--port 5678] [--user-folder .e2e/demo]
+//   node scripts/demo.js [--port 5678] [--user-folder .e2e/demo] [--queue]
 const net = require('net');
 const path = require('path');
 
@@ -13,12 +13,16 @@ const { startDemo, EXAMPLE_IDS } = require('./demo-env');
 const DEFAULT_PORT = 5678;
 
 function parseArgs(argv) {
-	const args = { port: undefined, userFolder: path.join(__dirname, '..', '.e2e', 'demo') };
+	const args = { port: undefined, userFolder: path.join(__dirname, '..', '.e2e', 'demo'), queue: false };
 	for (let i = 0; i < argv.length; i++) {
 		const value = argv[i + 1];
+		if (argv[i] === '--queue') {
+			args.queue = true;
+			continue;
+		}
 		if (argv[i] === '--port' && /^\d+$/.test(value ?? '')) args.port = Number(value);
 		else if (argv[i] === '--user-folder' && value) args.userFolder = path.resolve(value);
-		else throw new Error(`unknown or incomplete argument "${argv[i]}"; usage: demo.js [--port N] [--user-folder DIR]`);
+		else throw new Error(`unknown or incomplete argument "${argv[i]}"; usage: demo.js [--port N] [--user-folder DIR] [--queue]`);
 		i++;
 	}
 	return args;
@@ -48,7 +52,7 @@ async function sampleConversation(sandbox) {
 	return (await client.listAll('/conversations')).find((c) => active.has(c.channel_id));
 }
 
-function printReady({ n8n, sandbox, login, examples, mcpUrl }, conversation, userFolder) {
+function printReady({ n8n, cluster, sandbox, login, examples, mcpUrl }, conversation, userFolder) {
 	const body = JSON.stringify({ conversation_id: conversation.id, text: 'Hi, is my order on its way?' });
 	const published = [EXAMPLE_IDS.autoReply, EXAMPLE_IDS.mcpServer];
 	const names = examples.map((w) => `${w.name}${published.includes(w.id) ? '  (published)' : ''}`);
@@ -66,7 +70,10 @@ function printReady({ n8n, sandbox, login, examples, mcpUrl }, conversation, use
 			`Try it: a customer writes in on ${conversation.channel}, and the auto-reply answers (see Executions):`,
 			`  curl -s -X POST ${sandbox.control_url}/inbound -H 'content-type: application/json' -d '${body}'`,
 			'',
-			`n8n data: ${userFolder} (reset on every start). Press Ctrl-C to stop.`,
+			...(cluster ? ['Queue mode, which process serves what:', ...cluster.describe().map((line) => `  ${line}`), ''] : []),
+			cluster
+				? `n8n data: PostgreSQL above and ${cluster.root} (removed on stop). Press Ctrl-C to stop.`
+				: `n8n data: ${userFolder} (reset on every start). Press Ctrl-C to stop.`,
 			'',
 		].join('\n'),
 	);
@@ -85,6 +92,7 @@ async function main() {
 	const starting = startDemo({
 		n8nPort: await choosePort(args.port),
 		userFolder: args.userFolder,
+		queue: args.queue,
 		log: (line) => console.log(`demo: ${line}`),
 	});
 	const first = await Promise.race([starting, stopped]);
