@@ -11,10 +11,8 @@ import { readConfig } from './parameters';
 import type { ListSource, Page } from './scan';
 import { scanAfter } from './scan';
 import type { PollState } from './state';
-import { acquireLease, readState, sameCursor, writeState } from './state';
+import { exclusive, readState, sameCursor, writeState } from './state';
 
-/** n8n's budget for one poll when it does not say (n8n-core's PollContext default). */
-const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 /** Fetch Test Event looks at most this many pages for a record that passes the node's filters. */
 const TEST_EVENT_PAGES = 3;
 
@@ -50,38 +48,25 @@ function output(records: IDataObject[], config: PollConfig, list: EventList): IN
 	return [records.map((record) => ({ json: config.simplify ? simplified(record, list.record) : record }))];
 }
 
-/** Milliseconds a poll may hold its lease: n8n's poll budget (newer n8n says it), plus a minute. */
-function leaseTtl(context: IPollFunctions): number {
-	const budget = (context as { getPollBudgetMs?: () => number }).getPollBudgetMs;
-	const ms = typeof budget === 'function' ? Number(budget.call(context)) : DEFAULT_POLL_BUDGET_MS;
-	return (Number.isFinite(ms) && ms > 0 ? ms : DEFAULT_POLL_BUDGET_MS) + 60_000;
-}
-
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const config = readConfig(this);
 	const list = eventList(config);
 	if (this.getMode() === 'manual') return output([await newestRecord(this, config, list)], config, list);
 
 	const staticData = this.getWorkflowStaticData('node');
-	const lease = acquireLease(staticData, leaseTtl(this));
-	// Another poll of this state is still running: it emits what is new.
-	if (!lease) return null;
-	try {
+	const outcome = await exclusive(staticData, async () => {
 		const state = readState(staticData, list.scope);
 		if (!state) {
-			const start = await baseline(this, list);
-			if (lease.held()) writeState(staticData, start);
 			// The first poll only records where to start.
+			writeState(staticData, await baseline(this, list));
 			return null;
 		}
 		const { emit, next } = await nextRecords(this, config, list, state);
-		// The lease lapsed and another poll took over: it commits, this one does not.
-		if (!lease.held()) return null;
 		if (!sameCursor(next.cursor, state.cursor) || !sameCursor(next.created, state.created)) writeState(staticData, next);
 		return emit.length === 0 ? null : output(emit, config, list);
-	} finally {
-		lease.release();
-	}
+	});
+	// Another poll of this state was running: it emitted what was new.
+	return outcome.ran ? outcome.value : null;
 }
 
 /** The newest record's key and the ids that share it; an empty list starts at its beginning. */

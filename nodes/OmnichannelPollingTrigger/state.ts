@@ -66,30 +66,40 @@ export function sameCursor(a: Cursor | undefined, b: Cursor | undefined): boolea
 /**
  * Polls in flight, by the static data they work on. n8n starts a poll on
  * schedule even while the previous one still runs, on the same static data
- * object; the second one then returns at once (no execution) and the first
- * finishes alone. Keyed by the object itself: a republished workflow (new
- * static data) or a restarted n8n never waits for a lease of an old one, and
- * nothing of it is ever saved. A lease lapses after `ttlMs` in case a poll
- * hangs; the poll that lost its lease then commits nothing.
+ * object. A poll that finds another one running does no work: it waits until
+ * that one has finished and then returns null (no execution); the next
+ * scheduled poll carries on from the state the first one left.
+ *
+ * Why wait instead of returning at once: n8n 2.40 takes the workflow's
+ * expression isolate for every scheduled poll and releases it when the poll
+ * ends, without counting, while overlapping polls share it. A second poll
+ * that ended early would release the isolate of the first one, whose next
+ * request then fails ("No bridge acquired for this context": the
+ * credential's header is an expression). Waiting makes every overlapping poll
+ * end after the one that works.
+ *
+ * Keyed by the static data object itself: a republished workflow (new static
+ * data) or a restarted n8n never waits for a poll of an old one, and nothing
+ * of this is ever saved. No timer is involved: a poll ends by itself, its
+ * requests being bounded by the transport's timeouts and attempts.
  */
-const leases = new WeakMap<object, { token: number; until: number }>();
-let lastToken = 0;
+const running = new WeakMap<object, Promise<void>>();
 
-export interface Lease {
-	/** Whether this poll still holds the lease (checked right before committing). */
-	held(): boolean;
-	release(): void;
-}
+export type Exclusive<T> = { ran: true; value: T } | { ran: false };
 
-export function acquireLease(staticData: object, ttlMs: number, now = Date.now()): Lease | undefined {
-	const current = leases.get(staticData);
-	if (current && current.until > now) return undefined;
-	const token = ++lastToken;
-	leases.set(staticData, { token, until: now + ttlMs });
-	return {
-		held: () => leases.get(staticData)?.token === token,
-		release: () => {
-			if (leases.get(staticData)?.token === token) leases.delete(staticData);
-		},
-	};
+export async function exclusive<T>(staticData: object, run: () => Promise<T>): Promise<Exclusive<T>> {
+	const current = running.get(staticData);
+	if (current) {
+		await current;
+		return { ran: false };
+	}
+	let finish: () => void = () => undefined;
+	// Set in the same synchronous step as the check above: no other poll can slip in between.
+	running.set(staticData, new Promise<void>((resolve) => (finish = resolve)));
+	try {
+		return { ran: true, value: await run() };
+	} finally {
+		running.delete(staticData);
+		finish();
+	}
 }

@@ -150,10 +150,11 @@ describe('records moving between pages while the node reads them', () => {
 });
 
 describe('two polls on the same state', () => {
-	test('a poll started while the previous one still runs returns at once; every record comes once', async () => {
-		const host = messages();
+	test('a poll started while the previous one still runs does no work and ends after it; every record comes once', async () => {
+		const host = messages({ maxItems: 5000 });
 		await host.activate();
-		const batch = addMessages(40, T);
+		// Two pages: the first poll still has a request to make after the second poll has begun.
+		const batch = addMessages(600, T);
 		let release!: () => void;
 		const held = new Promise<void>((resolve) => (release = resolve));
 		let requestsSeen = 0;
@@ -161,13 +162,20 @@ describe('two polls on the same state', () => {
 			requestsSeen++;
 			if (requestsSeen === 1) await held;
 		};
-		const slow = host.poll();
+		const order: string[] = [];
+		const slow = host.poll().then((result) => (order.push('first'), result));
 		while (requestsSeen === 0) await new Promise((resolve) => setImmediate(resolve));
 		// n8n's next scheduled poll, on the same static data, while the first waits for the API.
-		expect(await host.poll()).toBeNull();
+		const overlapping = host.poll().then((result) => (order.push('second'), result));
+		await new Promise((resolve) => setImmediate(resolve));
 		expect(requestsSeen).toBe(1);
 		release();
-		expect((await slow)?.map((json) => json.id)).toEqual(batch.map((m) => m.id));
+		const [first, second] = await Promise.all([slow, overlapping]);
+		expect(second).toBeNull();
+		// Ending first would release n8n's shared expression isolate under the running poll.
+		expect(order).toEqual(['first', 'second']);
+		expect(first?.map((json) => json.id)).toEqual(batch.map((m) => m.id));
+		expect(requestsSeen).toBe(2);
 		expect(await host.poll()).toBeNull();
 		expectEachOnceInOrder(host, batch.map((m) => m.id));
 	});

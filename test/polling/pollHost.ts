@@ -10,7 +10,12 @@
  *   one activation share its static data: n8n does not stop a poll that
  *   overlaps the next), and a poll that returns items saves the static data
  *   before the execution runs; one that returns null saves nothing;
- * - Fetch Test Event runs the poll in "manual" mode and never saves.
+ * - Fetch Test Event runs the poll in "manual" mode and never saves;
+ * - n8n's poll executor takes the workflow's expression isolate before every
+ *   scheduled poll and releases it after, without counting, while overlapping
+ *   polls share it (n8n-core poll-trigger-executor, @n8n/expression-runtime):
+ *   `isolate` copies that, and the credential's header (an expression in n8n)
+ *   cannot be resolved while it is released.
  * A "restart" gives the node fresh module state (new process); the database stays.
  */
 import '../harness/trigger/n8nFolder';
@@ -46,16 +51,21 @@ export function loadPollingType(): INodeType {
 	return nodeType!;
 }
 
-function credentialsHelper(credentials: ICredentialDataDecryptedObject) {
+/** The workflow's expression isolate as n8n 2.40's poll executor handles it: taken and released per poll, not counted. */
+export interface Isolate {
+	held: boolean;
+}
+
+function credentialsHelper(credentials: ICredentialDataDecryptedObject, isolate: Isolate) {
 	return {
 		getParentTypes: () => [],
 		isCredentialUsableByNode: () => true,
 		getDecrypted: async () => ({ ...credentials }),
 		preAuthentication: async () => undefined,
-		authenticate: async (data: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions) => ({
-			...options,
-			headers: { ...options.headers, Authorization: `Bearer ${String(data.apiKey)}` },
-		}),
+		authenticate: async (data: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions) => {
+			if (!isolate.held) throw new Error('No bridge acquired for this context. Call acquire() first.');
+			return { ...options, headers: { ...options.headers, Authorization: `Bearer ${String(data.apiKey)}` } };
+		},
 	};
 }
 
@@ -69,6 +79,9 @@ export class PollHost {
 
 	/** The items of every execution a production poll started, in order. */
 	readonly executions: IDataObject[][] = [];
+
+	/** Held during activation polls and scheduled polls, as n8n does; Fetch Test Event holds its own. */
+	readonly isolate: Isolate = { held: false };
 
 	private nodeType: INodeType;
 
@@ -142,8 +155,14 @@ export class PollHost {
 	}
 
 	private async run(workflow: Workflow, mode: 'trigger' | 'manual', activation: WorkflowActivateMode) {
-		const context = new PollContext(workflow, this.node, this.additionalData(), mode, activation);
-		return await this.nodeType.poll!.call(context);
+		const isolate = mode === 'manual' ? { held: true } : this.isolate;
+		const context = new PollContext(workflow, this.node, this.additionalData(isolate), mode, activation);
+		isolate.held = true;
+		try {
+			return await this.nodeType.poll!.call(context);
+		} finally {
+			if (mode !== 'manual') isolate.held = false;
+		}
 	}
 
 	private newWorkflow(staticData: IDataObject): Workflow {
@@ -172,9 +191,9 @@ export class PollHost {
 		}
 	}
 
-	private additionalData(): IWorkflowExecuteAdditionalData {
+	private additionalData(isolate: Isolate): IWorkflowExecuteAdditionalData {
 		return {
-			credentialsHelper: credentialsHelper({ baseUrl: this.baseUrl, apiKey: API_KEY }),
+			credentialsHelper: credentialsHelper({ baseUrl: this.baseUrl, apiKey: API_KEY }, isolate),
 		} as unknown as IWorkflowExecuteAdditionalData;
 	}
 }
