@@ -126,14 +126,34 @@ class N8nApi {
 	 * /workflows/{id}/{versionId} matches the path).
 	 */
 	async publishOrActivate(id, route2x, route1x, body) {
-		if (N8N_MAJOR < 2) return await this.publicApi('POST', `/workflows/${id}/${route1x}`, body);
+		if (N8N_MAJOR >= 2) {
+			try {
+				return await this.publicApi('POST', `/workflows/${id}/${route2x}`, body);
+			} catch (error) {
+				// A missing workflow is a 404 too: activate then fails with its own 404.
+				if (!(error instanceof N8nApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+			}
+		}
 		try {
-			return await this.publicApi('POST', `/workflows/${id}/${route2x}`, body);
+			return await this.publicApi('POST', `/workflows/${id}/${route1x}`, body);
 		} catch (error) {
-			// A missing workflow is a 404 too: activate then fails with its own 404.
-			if (!(error instanceof N8nApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+			if (route1x !== 'activate' || !(error instanceof N8nApiError) || error.status !== 404) throw error;
+			await this.saveHistoryVersion(id);
 			return await this.publicApi('POST', `/workflows/${id}/${route1x}`, body);
 		}
+	}
+
+	/**
+	 * n8n 2.0 activates a workflow's version from its history, but its CLI
+	 * import records none (activate then answers 404). Saving the workflow
+	 * through the public API records one; n8n does so only when the nodes
+	 * changed, so the first node moves by one pixel.
+	 */
+	async saveHistoryVersion(id) {
+		const { name, nodes, connections, settings } = await this.getWorkflow(id);
+		const [first, ...rest] = nodes;
+		const moved = { ...first, position: [first.position[0], first.position[1] + 1] };
+		await this.publicApi('PUT', `/workflows/${id}`, { name, nodes: [moved, ...rest], connections, settings: settings ?? {} });
 	}
 
 	/**
