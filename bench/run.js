@@ -28,6 +28,7 @@ const scenarioModules = {
 	sends: require('./scenarios/sends'),
 	webhooks: require('./scenarios/webhooks'),
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
+	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);

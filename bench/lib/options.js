@@ -4,7 +4,7 @@
 //   npm run bench -- --only reads      one scenario (or a comma list: reads,sends)
 //   BENCH_RUNS=1 npm run bench -- --only webhooks
 
-const SCENARIOS = ['reads', 'sends', 'webhooks', 'webhooks-lazy'];
+const SCENARIOS = ['reads', 'sends', 'webhooks', 'webhooks-full', 'webhooks-lazy'];
 const DEFAULT_RUNS = 3;
 /** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
 const MAX_RUNS = 20;

@@ -9,6 +9,7 @@ const { measureRuns } = require('../lib/measure');
 const { feedWindowed, settledAttempts } = require('../lib/deliveries');
 const { startRelay } = require('../lib/intakeRelay');
 const { cpuSeconds } = require('../lib/processCpu');
+const { fillLedger, FULL_WINDOW } = require('../lib/ledgerPrefill');
 const { settledExecutions, eventIdOf } = require('../lib/executions');
 const { waitFor, freePort } = require('../../test/e2e/harness');
 const wf = require('../lib/workflows');
@@ -101,6 +102,7 @@ async function measureIntake(peer, entry, context, conversationId) {
 	const webhook = await activate(peer, entry, context);
 	try {
 		const warmUpEventId = await warmUp(context, webhook, conversationId);
+		if (context.fullWindow && peer === 'omnichannel') fillLedger(context.n8n, entry.workflow.id, entry.workflow.nodes[0].id);
 		await client.control('DELETE', '/deliveries');
 		await client.control('PUT', '/faults', { webhook_duplicate_rate: DUPLICATE_RATE });
 		relay.reset();
@@ -166,12 +168,12 @@ function targets(summary) {
  * n8n environment for both peers alike.
  * @param {{ n8nEnv?: Record<string, string>, titleSuffix?: string, note?: string }} [variant]
  */
-async function run(context, { n8nEnv = {}, titleSuffix = '', note } = {}) {
+async function run(context, { n8nEnv = {}, titleSuffix = '', note, fullWindow = false } = {}) {
 	const { n8n, plan, relay, conversationId } = await setUp(context, n8nEnv);
 	let results;
 	try {
 		results = await measureRuns(context, 'webhooks', Object.keys(PEERS), (peer, runIndex) =>
-			measureIntake(peer, plan[peer][runIndex], { sandbox: context.sandbox, n8n, relay }, conversationId),
+			measureIntake(peer, plan[peer][runIndex], { sandbox: context.sandbox, n8n, relay, fullWindow }, conversationId),
 		);
 	} finally {
 		await n8n.dispose();
@@ -179,7 +181,7 @@ async function run(context, { n8nEnv = {}, titleSuffix = '', note } = {}) {
 	}
 	return {
 		title: `Webhook intake: ${EVENTS.toLocaleString('en-US')} events, about 2,000 signed deliveries (10% duplicates)${titleSuffix}`,
-		setup: { events: EVENTS, webhook_duplicate_rate: DUPLICATE_RATE, events_outstanding: WINDOW, n8n_env: n8nEnv },
+		setup: { events: EVENTS, webhook_duplicate_rate: DUPLICATE_RATE, events_outstanding: WINDOW, n8n_env: n8nEnv, ledger_prefilled: fullWindow ? FULL_WINDOW : 0 },
 		columns: COLUMNS,
 		peers: PEERS,
 		results,
@@ -190,9 +192,8 @@ async function run(context, { n8nEnv = {}, titleSuffix = '', note } = {}) {
 				'(half at the same time as the original, half up to 200 ms after it) come on top. Deliveries pass a byte-for-byte relay ' +
 				'that notes when n8n answered; intake time runs from the first event to the last acknowledgement. ' +
 				'The plain Webhook node starts an execution for every copy; ours verifies the signature and starts one per event id. ' +
-				'n8n answers the plain node once the execution has started; our trigger answers an accepted event itself just before that ' +
-				'(so that n8n saves the stored event id), so its answers can run ahead of its executions: the last two columns count ' +
-				'until the last execution finished.',
+				'n8n answers both once the execution has started; the executions run after the answer, so the last two columns count ' +
+				'until the last execution finished. Our trigger\'s executions record each event id in n8n\'s database as their first step.',
 			...(note ? [note] : []),
 		],
 	};
@@ -216,4 +217,18 @@ const runWithLazyIsolates = (context) =>
 			'only when an expression is evaluated, instead of for every webhook request (except to its own Webhook node) and every execution.',
 	});
 
-module.exports = { run, runWithLazyIsolates };
+/**
+ * The same under n8n's defaults, with the trigger's de-duplication window in
+ * n8n's database full (40,000 ids) before the first delivery: every accepted
+ * event's check then reads and writes the whole window.
+ */
+const runWithFullWindow = (context) =>
+	run(context, {
+		fullWindow: true,
+		titleSuffix: `, trigger's de-duplication window full (${FULL_WINDOW.toLocaleString('en-US')} ids)`,
+		note:
+			`Before each run of our trigger, its window in n8n's database (processed_data) is filled to ${FULL_WINDOW.toLocaleString('en-US')} ids, ` +
+			'as 5 events/s for two hours leave it; n8n reads and writes that whole row for every accepted event. The plain Webhook node keeps no window.',
+	});
+
+module.exports = { run, runWithLazyIsolates, runWithFullWindow };
