@@ -270,4 +270,41 @@ describe('examples/ in the demo environment', () => {
 		},
 		TEST_TIMEOUT_MS,
 	);
+
+	test(
+		'team chat by polling: publishing emits nothing; a customer message then reaches the team-chat step once, formatted',
+		async () => {
+			const workflowId = 'exPollTeamChat01';
+			const trigger = 'New customer message';
+			const { n8n } = demo;
+			const hasCursor = async () => JSON.stringify((await n8n.api.getWorkflow(workflowId)).staticData ?? {}).includes('pollState');
+			try {
+				await n8n.publishWorkflow(workflowId);
+				await waitFor(hasCursor, { what: 'the first poll to record where to start', timeoutMs: 60_000 });
+				expect(await n8n.listExecutions({ workflowId })).toEqual([]);
+
+				const conversation = (await client.listAll('/conversations'))[0];
+				const message = await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'Is the shop open on Sunday?' });
+				// Publishing again polls at once instead of waiting for the next minute.
+				await n8n.unpublishWorkflow(workflowId);
+				await n8n.publishWorkflow(workflowId);
+				const [execution] = await n8n.api.waitForExecutions(workflowId, { count: 1, timeoutMs: 60_000 });
+				await sleep(QUIET_PERIOD_MS);
+				expect((await n8n.listExecutions({ workflowId })).map((e) => e.status)).toEqual(['success']);
+				const { runData } = (await n8n.api.getExecution(execution.id)).data.resultData;
+				expect(runData[trigger][0].data.main[0].map((item) => item.json.id)).toEqual([message.id]);
+				expect(runData['Send to your team chat'][0].data.main[0].map((item) => item.json)).toEqual([
+					{
+						text: `New ${conversation.channel} message from a customer: Is the shop open on Sunday?`,
+						omnichannel_conversation_id: conversation.id,
+						omnichannel_message_id: message.id,
+						written_at: message.created_at,
+					},
+				]);
+			} finally {
+				await n8n.unpublishWorkflow(workflowId).catch(() => {});
+			}
+		},
+		TEST_TIMEOUT_MS,
+	);
 });
