@@ -12,49 +12,117 @@ export const DEFAULT_REQUESTS_PER_SECOND = 60;
 export const MAX_CONCURRENT_REQUESTS = 24;
 
 /**
- * Token bucket with reservations: each caller takes a token at once (the count
- * may go negative) and waits until its token has been refilled. Callers are
- * served in arrival order and nobody polls.
+ * The rate a key's limiter learns (README, "Rate limit and retries"): several
+ * n8n processes (queue-mode workers) share one key and n8n gives nodes no
+ * shared state, so each process finds its share from the API's answers.
+ * Additive increase while the limiter holds requests back, multiplicative
+ * decrease on a 429: K processes settle near 60/K each, one runs at 60.
  */
-class TokenBucket {
+export const ADAPTIVE_RATE = {
+	/** Requests/s gained per second during which the limiter held requests back. */
+	increasePerSecond: 2,
+	/** A 429 sets the rate to this share of the rate achieved before it. */
+	decreaseFactor: 0.6,
+	/** The learned rate never goes below this. */
+	minPerSecond: 1,
+	/** Seconds of burst: half a second, as the server's bucket holds one second. */
+	burstSeconds: 0.5,
+	/** Window over which the achieved rate is measured. */
+	achievedWindowMs: 1000,
+	/**
+	 * A Retry-After up to this only delays the refused request: the server's
+	 * bucket is empty for now, and the rate cut is the answer. A longer one (a
+	 * limit below one request per second, or a penalty) pauses the whole key.
+	 */
+	pacingRetryAfterMs: 2000,
+};
+
+/** When a request got its token: a 429 for it is a signal only if sent after the last cut. */
+export interface Grant {
+	readonly at: number;
+}
+
+/**
+ * A token bucket whose callers are served one after another: only the first
+ * waiter sleeps, and it looks at the rate again when it wakes, so a rate cut
+ * applies to every request not yet sent (a reservation scheme would let the
+ * requests already queued go out at the old rate).
+ */
+class PacedBucket {
 	private tokens: number;
 
-	private refilledAt = Date.now();
+	private refilledAt: number;
 
-	/** Set from a 429's Retry-After: nobody may send before this time. */
+	/** Nobody may send before this time (a long Retry-After). */
 	private pausedUntil = 0;
 
+	private queue: Promise<unknown> = Promise.resolve();
+
+	/** Callers waiting for their turn. */
+	private pending = 0;
+
+	/** Whether the last grant had to wait for its token: the limiter is the bottleneck. */
+	held = false;
+
 	constructor(
-		private readonly perSecond: number,
-		private readonly capacity: number,
+		public rate: number,
+		private readonly burstSeconds: number,
+		now: number,
 	) {
-		this.tokens = capacity;
+		this.tokens = this.capacity;
+		this.refilledAt = now;
 	}
 
-	/** Milliseconds the caller must wait before sending. */
-	reserve(now = Date.now()): number {
-		const elapsed = Math.max(0, now - this.refilledAt);
-		this.tokens = Math.min(this.capacity, this.tokens + (elapsed * this.perSecond) / 1000);
-		this.refilledAt = Math.max(this.refilledAt, now);
-		this.tokens -= 1;
-		const refillWait = this.tokens >= 0 ? 0 : (-this.tokens * 1000) / this.perSecond;
-		return Math.max(refillWait, this.pausedUntil - now);
+	get capacity(): number {
+		return Math.max(1, Math.floor(this.rate * this.burstSeconds));
 	}
 
-	/** Remaining pause at `now` (a reservation made before the pause must honour it too). */
-	pauseLeft(now = Date.now()): number {
-		return Math.max(0, this.pausedUntil - now);
+	/** Resolves with the time the caller got its token, in arrival order. */
+	async take(): Promise<number> {
+		const queued = this.pending > 0;
+		this.pending++;
+		const turn = this.queue.then(async () => await this.waitForToken(queued));
+		this.queue = turn.catch(() => undefined);
+		try {
+			return await turn;
+		} finally {
+			this.pending--;
+		}
 	}
 
-	/**
-	 * The server refused us: stop everyone until `until`, and restart from an
-	 * empty bucket then, as the server's own bucket will be nearly empty.
-	 */
-	pause(until: number): void {
-		if (until <= this.pausedUntil) return;
-		this.pausedUntil = until;
+	/** Empties the bucket: the server's is empty too after a 429. */
+	drain(now: number): void {
+		this.refill(now);
 		this.tokens = Math.min(this.tokens, 0);
+	}
+
+	pause(until: number, now: number): void {
+		if (until <= this.pausedUntil) return;
+		this.drain(now);
+		this.pausedUntil = until;
 		this.refilledAt = Math.max(this.refilledAt, until);
+	}
+
+	private refill(now: number): void {
+		const elapsed = Math.max(0, now - this.refilledAt);
+		this.tokens = Math.min(this.capacity, this.tokens + (elapsed * this.rate) / 1000);
+		this.refilledAt = Math.max(this.refilledAt, now);
+	}
+
+	private async waitForToken(queued: boolean): Promise<number> {
+		let waited = queued;
+		for (;;) {
+			const now = Date.now();
+			this.refill(now);
+			const wait = Math.max(this.pausedUntil - now, this.tokens >= 1 ? 0 : ((1 - this.tokens) * 1000) / this.rate);
+			if (wait <= 0) {
+				this.tokens -= 1;
+				this.held = waited;
+				return now;
+			}
+			waited = true;
+			await sleep(Math.ceil(wait));
+		}
 	}
 }
 
@@ -81,82 +149,157 @@ class Semaphore {
 	}
 }
 
-interface KeyLimiter {
-	bucket: TokenBucket;
-	slots: Semaphore;
+/**
+ * One key's limiter in this process: AIMD on the bucket's rate, between
+ * `minPerSecond` and the ceiling (the API's 60/s).
+ */
+class KeyLimiter {
+	readonly bucket: PacedBucket;
+
+	readonly slots = new Semaphore(MAX_CONCURRENT_REQUESTS);
+
+	private grewAt: number;
+
+	/** Time of the last cut: 429s for requests granted before it were sent at the old rate. */
+	private cutAt = -Infinity;
+
+	/** Grants counted in the current and the previous window, for the achieved rate. */
+	private windowStart: number;
+
+	private windowGrants = 0;
+
+	private previousWindowRate: number | undefined;
+
+	constructor(private readonly ceiling: number, now: number) {
+		this.bucket = new PacedBucket(ceiling, ADAPTIVE_RATE.burstSeconds, now);
+		this.grewAt = now;
+		this.windowStart = now;
+	}
+
+	get rate(): number {
+		return this.bucket.rate;
+	}
+
+	async take(): Promise<Grant> {
+		const at = await this.bucket.take();
+		this.countGrant(at);
+		// Additive increase, only for time during which requests waited for
+		// tokens: a process that does not use its rate learns nothing about it.
+		if (this.bucket.held && this.rate < this.ceiling) {
+			const gained = (ADAPTIVE_RATE.increasePerSecond * Math.max(0, at - this.grewAt)) / 1000;
+			this.bucket.rate = Math.min(this.ceiling, this.rate + gained);
+		}
+		this.grewAt = at;
+		return { at };
+	}
+
+	/**
+	 * A 429 for a request granted at `grant.at`. Returns how long the refused
+	 * request waits before its retry.
+	 */
+	rateLimited(grant: Grant, retryAfterMs: number, now: number): number {
+		if (grant.at >= this.cutAt) {
+			// Multiplicative decrease of what we really sent, not of a rate we may
+			// not have used; at most once per round trip, as every request sent
+			// before the cut may still come back refused.
+			const achieved = this.achievedRate(now);
+			const base = achieved === undefined ? this.rate : Math.min(this.rate, achieved);
+			this.bucket.rate = Math.max(ADAPTIVE_RATE.minPerSecond, base * ADAPTIVE_RATE.decreaseFactor);
+			this.bucket.drain(now);
+			this.cutAt = now;
+			this.grewAt = now;
+		}
+		if (retryAfterMs > ADAPTIVE_RATE.pacingRetryAfterMs) this.bucket.pause(now + retryAfterMs, now);
+		return retryAfterMs;
+	}
+
+	private countGrant(at: number): void {
+		const elapsed = at - this.windowStart;
+		if (elapsed >= ADAPTIVE_RATE.achievedWindowMs) {
+			// A window with a long idle gap says nothing about the rate in use.
+			this.previousWindowRate = elapsed <= 2 * ADAPTIVE_RATE.achievedWindowMs ? (this.windowGrants * 1000) / elapsed : undefined;
+			this.windowStart = at;
+			this.windowGrants = 0;
+		}
+		this.windowGrants++;
+	}
+
+	/** Grants per second over the last full window and the current one. */
+	private achievedRate(now: number): number | undefined {
+		const elapsed = now - this.windowStart;
+		if (this.previousWindowRate === undefined) {
+			return elapsed >= ADAPTIVE_RATE.achievedWindowMs / 4 ? (this.windowGrants * 1000) / elapsed : undefined;
+		}
+		const previousMs = ADAPTIVE_RATE.achievedWindowMs;
+		return ((this.previousWindowRate * previousMs) / 1000 + this.windowGrants) / ((previousMs + Math.max(0, elapsed)) / 1000);
+	}
 }
 
 /**
  * Module-level on purpose: n8n loads a node's module once per process, so all
  * executions and all nodes using the same key share one budget, as the server
- * counts per key.
+ * counts per key. Processes share nothing; each learns its share.
  */
 const limiters = new Map<string, KeyLimiter>();
-const loweredBuckets = new Map<string, TokenBucket>();
-
-function newBucket(perSecond: number): TokenBucket {
-	// Half a second of burst: the server's bucket (burst 60) then absorbs
-	// network jitter and requests that arrive bunched together.
-	return new TokenBucket(perSecond, Math.max(1, Math.floor(perSecond / 2)));
-}
+const loweredBuckets = new Map<string, PacedBucket>();
 
 function limiterFor(fingerprint: string): KeyLimiter {
 	let limiter = limiters.get(fingerprint);
 	if (!limiter) {
-		limiter = {
-			bucket: newBucket(DEFAULT_REQUESTS_PER_SECOND),
-			slots: new Semaphore(MAX_CONCURRENT_REQUESTS),
-		};
+		limiter = new KeyLimiter(DEFAULT_REQUESTS_PER_SECOND, Date.now());
 		limiters.set(fingerprint, limiter);
 	}
 	return limiter;
 }
 
-function loweredBucketFor(fingerprint: string, perSecond: number): TokenBucket {
+function loweredBucketFor(fingerprint: string, perSecond: number): PacedBucket {
 	const id = `${fingerprint}|${perSecond}`;
 	let bucket = loweredBuckets.get(id);
 	if (!bucket) {
-		bucket = newBucket(perSecond);
+		bucket = new PacedBucket(perSecond, ADAPTIVE_RATE.burstSeconds, Date.now());
 		loweredBuckets.set(id, bucket);
 	}
 	return bucket;
 }
 
-async function waitFor(bucket: TokenBucket): Promise<void> {
-	let wait = bucket.reserve();
-	while (wait > 0) {
-		await sleep(Math.ceil(wait));
-		wait = bucket.pauseLeft();
-	}
-}
-
 /**
- * Runs `send` once a concurrency slot and a token are available. The slot is
- * held only while the request is in flight, never during a retry's backoff.
- * `perSecond` below the default adds a second, stricter bucket for the nodes
- * that asked for it; the shared per-key bucket still applies.
+ * Runs `send` once a concurrency slot and a token are available, passing it
+ * the grant to hand to `rateLimited` if the API answers 429. The slot is held
+ * only while the request is in flight, never during a retry's backoff.
+ * `perSecond` below the default adds a second, fixed bucket for the nodes
+ * that asked for it (a ceiling); the learned per-key rate still applies.
  */
 export async function throttled<T>(
 	fingerprint: string,
 	perSecond: number | undefined,
-	send: () => Promise<T>,
+	send: (grant: Grant) => Promise<T>,
 ): Promise<T> {
 	// The stricter bucket is waited for before taking a slot, so a slow node
 	// never holds slots that other nodes using the key could use.
 	if (perSecond !== undefined && perSecond > 0 && perSecond < DEFAULT_REQUESTS_PER_SECOND) {
-		await waitFor(loweredBucketFor(fingerprint, perSecond));
+		await loweredBucketFor(fingerprint, perSecond).take();
 	}
 	const limiter = limiterFor(fingerprint);
 	await limiter.slots.acquire();
 	try {
-		await waitFor(limiter.bucket);
-		return await send();
+		const grant = await limiter.take();
+		return await send(grant);
 	} finally {
 		limiter.slots.release();
 	}
 }
 
-/** A 429 pauses every request made with this key: the server counts per key. */
-export function pauseKey(fingerprint: string, until: number): void {
-	limiterFor(fingerprint).bucket.pause(until);
+/**
+ * The API refused a request of this key with 429: the key's rate in this
+ * process is cut (once per round trip). Returns how long the refused request
+ * waits before it is retried: its Retry-After. A Retry-After above
+ * `pacingRetryAfterMs` also pauses every request of the key in this process.
+ */
+export function rateLimited(fingerprint: string, grant: Grant, retryAfterMs: number, now = Date.now()): number {
+	return limiterFor(fingerprint).rateLimited(grant, retryAfterMs, now);
+}
+
+/** The rate this process currently allows itself for a key (for tests and diagnostics). */
+export function currentRate(fingerprint: string): number {
+	return limiters.get(fingerprint)?.rate ?? DEFAULT_REQUESTS_PER_SECOND;
 }

@@ -16,7 +16,8 @@ import {
 	isRetryableStatus,
 	parseRetryAfter,
 } from './retry';
-import { pauseKey, throttled } from './rateLimiter';
+import { rateLimited, throttled } from './rateLimiter';
+import type { Grant } from './rateLimiter';
 import type { ApiRequestOptions, OmnichannelContext } from './types';
 
 interface FullResponse {
@@ -73,15 +74,17 @@ export async function apiRequest<T = IDataObject>(
 	for (let attempt = 1; ; attempt++) {
 		const call = { method, endpoint, attempts: attempt, itemIndex };
 		let response: FullResponse;
+		let grant: Grant = { at: Date.now() };
 		try {
-			response = await throttled(fingerprint, options.maxRequestsPerSecond, async () =>
-				(await this.helpers.httpRequestWithAuthentication.call(
+			response = await throttled(fingerprint, options.maxRequestsPerSecond, async (granted) => {
+				grant = granted;
+				return (await this.helpers.httpRequestWithAuthentication.call(
 					this,
 					CREDENTIAL_TYPE,
 					// A fresh copy per attempt: n8n's helpers may alter the options.
 					{ ...request, headers: { ...request.headers } },
-				)) as FullResponse,
-			);
+				)) as FullResponse;
+			});
 		} catch (error) {
 			if (cancelSignal(this)?.aborted) throw cancelledError(node);
 			const failure = classifyTransportFailure(error);
@@ -121,9 +124,8 @@ export async function apiRequest<T = IDataObject>(
 		if (!retryable) throw httpStatusError(node, status, body, { ...call, retryAfterMs }, redact);
 
 		if (status === 429) {
-			const until = Date.now() + (retryAfterMs ?? backoffDelay(attempt));
-			pauseKey(fingerprint, until);
-			await pauseBeforeRetry(this, until - Date.now());
+			// The key's rate in this process is cut; this request waits its Retry-After.
+			await pauseBeforeRetry(this, rateLimited(fingerprint, grant, retryAfterMs ?? backoffDelay(attempt)));
 		} else {
 			await pauseBeforeRetry(this, Math.max(retryAfterMs ?? 0, backoffDelay(attempt)));
 		}
