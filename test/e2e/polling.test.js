@@ -3,7 +3,8 @@
 // against the sandbox: publishing emits nothing; bursts (500 messages at once;
 // 1,200 between two polls with Max Items 500), an n8n restart and an
 // API outage between polls; every message comes exactly once, oldest first,
-// across all executions. The burst's 500 requests go out at once; how close
+// across all executions. Then new contacts, new conversations and conversation
+// activity, each event in a workflow of its own. The burst's 500 requests go out at once; how close
 // together the sandbox stores them depends on the machine (printed).
 //
 // n8n refuses a poll time that fires more than once a minute, but checks each
@@ -33,6 +34,15 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 	let before;
 	/** Execution id -> the message ids it emitted (finished executions only). */
 	const emittedBy = new Map();
+	/** The other events, each in a workflow of its own (published in the last test). */
+	const OTHER = {
+		contacts: { id: 'e2ePollContacts1', parameters: { event: 'newContact', maxItems: MAX_ITEMS, pollTimes } },
+		newConversations: {
+			id: 'e2ePollConvNew01',
+			parameters: { event: 'conversation', conversationChanges: 'newOnly', maxItems: MAX_ITEMS, pollTimes },
+		},
+		conversationActivity: { id: 'e2ePollConvAll01', parameters: { event: 'conversation', maxItems: MAX_ITEMS, pollTimes } },
+	};
 
 	const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,6 +59,18 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 			emittedBy.set(execution.id, items.map((item) => item.json.id));
 		}
 		return [...emittedBy.keys()].sort((a, b) => Number(a) - Number(b)).flatMap((id) => emittedBy.get(id));
+	}
+
+	/** The records each successful execution of a workflow emitted, in execution order. */
+	async function emittedIn(workflowId) {
+		const runs = (await ctx.n8n.listExecutions({ workflowId })).sort((a, b) => Number(a.id) - Number(b.id));
+		const records = [];
+		for (const run of runs) {
+			expect(run.status).toBe('success');
+			const full = await ctx.n8n.api.getExecution(run.id);
+			records.push(...full.data.resultData.runData[TRIGGER][0].data.main[0].map((item) => item.json));
+		}
+		return records;
 	}
 
 	/** The sandbox's messages created since the first publish, oldest first (its clock never repeats a millisecond). */
@@ -88,7 +110,15 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 		const { n8n, credential, client } = ctx;
 		conversations = (await client.listAll('/conversations')).slice(0, 10).map((c) => c.id);
 		await n8n.importCredentials([credential]);
+		const pollingWorkflow = (id, parameters) =>
+			w.workflow({
+				id,
+				name: `E2E polling trigger ${id}`,
+				nodes: [w.node(TRIGGER, NODE_TYPE, parameters, { credentials: { omnichannelApi: { id: credential.id, name: credential.name } } })],
+				connections: [],
+			});
 		await n8n.importWorkflows([
+			...Object.values(OTHER).map(({ id, parameters }) => pollingWorkflow(id, parameters)),
 			w.workflow({
 				id: WORKFLOW_ID,
 				name: 'E2E polling trigger',
@@ -198,6 +228,60 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 			await waitForEmitted(1740 + during.length, 'the messages created during the outage');
 			await sleep(QUIET_POLLS_MS);
 			expect(await expectExactlyOnceInOrder()).toBe(1765);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'new contacts, new conversations and conversation activity: each once, oldest first',
+		async () => {
+			const { client, n8n } = ctx;
+			for (const { id } of Object.values(OTHER)) await n8n.publishWorkflow(id);
+			for (const { id } of Object.values(OTHER)) {
+				await waitFor(async () => JSON.stringify((await n8n.api.getWorkflow(id)).staticData ?? {}).includes('pollState'), {
+					what: `the first poll of ${id}`,
+					timeoutMs: 60_000,
+				});
+			}
+
+			const contacts = await Promise.all(
+				Array.from({ length: 30 }, (_, n) => client.api('POST', '/contacts', { name: `Polled contact ${n}`, lead_status: 'new' })),
+			);
+			const channel = (await client.listAll('/channels')).find((c) => c.is_active);
+			// Each new conversation also creates its customer: a new contact too.
+			const started = [];
+			for (let n = 0; n < 3; n++) started.push(await client.control('POST', '/conversations', { channel_id: channel.id }));
+			const touched = conversations.slice(0, 4);
+			await Promise.all(touched.map((id, n) => client.control('POST', '/inbound', { conversation_id: id, text: `Activity ${n}` })));
+
+			const newContacts = [...contacts.map((c) => c.id), ...started.map((c) => c.customer_id)];
+			await waitFor(async () => ((await emittedIn(OTHER.contacts.id)).length >= newContacts.length ? true : undefined), {
+				what: 'the new contacts',
+				timeoutMs: 90_000,
+				intervalMs: 1000,
+			});
+			await waitFor(async () => ((await emittedIn(OTHER.newConversations.id)).length >= started.length ? true : undefined), {
+				what: 'the new conversations',
+				timeoutMs: 90_000,
+				intervalMs: 1000,
+			});
+			await sleep(QUIET_POLLS_MS);
+
+			// Contacts: every new one once, oldest first (the sandbox's created_at order).
+			const all = await client.listAll('/contacts');
+			const expectedContacts = all.filter((c) => newContacts.includes(c.id)).reverse().map((c) => c.id);
+			expect((await emittedIn(OTHER.contacts.id)).map((c) => c.id)).toEqual(expectedContacts);
+			// New only: the three started conversations, once each, whatever activity followed.
+			expect((await emittedIn(OTHER.newConversations.id)).map((c) => c.id)).toEqual(started.map((c) => c.id));
+			// New and updated: every conversation with activity, each state (id, updated_at) once.
+			const activity = await emittedIn(OTHER.conversationActivity.id);
+			const states = activity.map((c) => `${c.id}@${c.updated_at}`);
+			expect(new Set(states).size).toBe(states.length);
+			const latest = new Map(activity.map((c) => [c.id, c.updated_at]));
+			for (const id of [...touched, ...started.map((c) => c.id)]) {
+				expect(latest.get(id)).toBe((await client.listAll('/conversations')).find((c) => c.id === id).updated_at);
+			}
+			for (const { id } of Object.values(OTHER)) await n8n.unpublishWorkflow(id);
 		},
 		TEST_TIMEOUT_MS,
 	);
