@@ -1,6 +1,9 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
 	IExecuteFunctions,
+	INodeCredentialTestResult,
 	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
@@ -14,6 +17,7 @@ import type { ServiceEvent } from './delivery';
 import { dataOf, firstRunOf } from './executionStep';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
 import { outputsDataOnly, triggerProperties } from './parameters';
+import { signingKey } from './signature';
 
 export class OmnichannelTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,8 +28,10 @@ export class OmnichannelTrigger implements INodeType {
 		// 1.1 behaves exactly as 1. n8n evaluates an extra expression on every
 		// request to a version-1 webhook node (the binary-data option of its old
 		// body parser); from 1.1 on it does not, ~10 ms CPU less per delivery.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 2: manual registration takes the signing secret from a credential
+		// (Omnichannel Webhook Signing Secret API) instead of a node parameter.
+		version: [1, 1.1, 2],
+		defaultVersion: 2,
 		subtitle:
 			'={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).concat($parameter["otherEvents"] ? [$parameter["otherEvents"]] : []).join(", ") }}',
 		// n8n's node creator shows one entry for the action node and this trigger,
@@ -35,16 +41,48 @@ export class OmnichannelTrigger implements INodeType {
 		defaults: { name: 'Omnichannel Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'omnichannelApi', required: true }],
+		credentials: [
+			// Manual registration only verifies deliveries: no API calls, no API key.
+			{ name: 'omnichannelApi', required: true, displayOptions: { show: { registration: ['automatic'] } } },
+			{
+				name: 'omnichannelWebhookSigningApi',
+				required: true,
+				testedBy: 'omnichannelWebhookSigningSecret',
+				displayOptions: { show: { registration: ['manual'], '@version': [2] } },
+			},
+		],
 		webhooks: [
 			{
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty, not unset: n8n then answers an accepted delivery with the
+				// node's own webhookResponse (a JSON acknowledgement) instead of its
+				// default "firstEntryJson", which it sends as literal text.
+				responseData: '',
 				path: 'omnichannel',
 			},
 		],
 		properties: triggerProperties,
+	};
+
+	methods = {
+		credentialTest: {
+			/** Nothing at the service checks a signing secret: its Test checks its form. */
+			async omnichannelWebhookSigningSecret(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const secret = credential.data?.signingSecret;
+				return typeof secret === 'string' && signingKey(secret.trim())
+					? { status: 'OK', message: 'The signing secret is well-formed' }
+					: {
+							status: 'Error',
+							message:
+								"The signing secret is not valid: it starts with whsec_ followed by base64 text. Copy it again from the webhook's page in the dashboard.",
+						};
+			},
+		},
 	};
 
 	webhookMethods = {
@@ -62,7 +100,7 @@ export class OmnichannelTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return receiveDelivery(this);
+		return await receiveDelivery(this);
 	}
 
 	/**

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { acceptOnce } from './deduplication';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
-import { eventFilters, usesManualRegistration } from './parameters';
+import { eventFilters, manualSecret, usesManualRegistration } from './parameters';
 import { checkSignature, signingKey } from './signature';
 import type { SignedDelivery } from './signature';
 import { currentWebhook, kindOf, triggerKey } from './webhookState';
@@ -38,17 +38,15 @@ function header(context: IWebhookFunctions, name: string): string | undefined {
 }
 
 /**
- * The bytes that were signed. n8n keeps them in `rawBody` for every body it
- * reads (all but multipart). Only a host that parsed the body without keeping
- * them lands below: the JSON is serialised again, which matches the signature
- * only when the sender sent compact JSON, as the service does.
+ * The bytes that were signed, exactly as received, whatever the content type.
+ * n8n reads the body for JSON, text, form and XML content types and keeps the
+ * bytes in `rawBody`; for any other type (octet-stream, none) webhook nodes
+ * from version 1.1 on get the body unread, and `readRawBody` reads it.
  */
-function signedBytes(context: IWebhookFunctions): Buffer {
-	const request = context.getRequestObject() as { rawBody?: unknown; body?: unknown };
-	if (Buffer.isBuffer(request.rawBody)) return request.rawBody;
-	const { body } = request;
-	if (body === undefined) return Buffer.alloc(0);
-	return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+async function signedBytes(context: IWebhookFunctions): Promise<Buffer> {
+	const request = context.getRequestObject() as { rawBody?: unknown; readRawBody?: () => Promise<void> };
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') await request.readRawBody();
+	return Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.alloc(0);
 }
 
 function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
@@ -65,10 +63,8 @@ function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
 }
 
 /** Undefined when there is nothing to verify with: every delivery is then refused. */
-function verificationKey(context: IWebhookFunctions, kind: WebhookKind): Buffer | undefined {
-	const secret = usesManualRegistration(context)
-		? context.getNodeParameter('signingSecret', '')
-		: currentWebhook(context, kind)?.secret;
+async function verificationKey(context: IWebhookFunctions, kind: WebhookKind): Promise<Buffer | undefined> {
+	const secret = usesManualRegistration(context) ? await manualSecret(context) : currentWebhook(context, kind)?.secret;
 	return typeof secret === 'string' ? signingKey(secret.trim()) : undefined;
 }
 
@@ -76,7 +72,7 @@ function verificationKey(context: IWebhookFunctions, kind: WebhookKind): Buffer 
 function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): string {
 	const where = `Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''}`;
 	if (usesManualRegistration(context)) {
-		return `${where} refused a delivery (401): it has no valid signing secret. Paste the webhook's secret (whsec_…) into the node and save.`;
+		return `${where} refused a delivery (401): it has no valid signing secret. Enter the webhook's secret (whsec_…) in its Omnichannel Webhook Signing Secret credential (node versions before 2: in the node) and save.`;
 	}
 	if (kind === 'test') {
 		return `${where} refused a test delivery (401): no test webhook is registered. Select "Listen for test event" again.`;
@@ -88,9 +84,9 @@ function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): st
  * One delivery: verify (401), parse (400), then skip what the node does not
  * want or has already accepted (2xx), and emit the rest exactly once.
  */
-export function receiveDelivery(context: IWebhookFunctions): IWebhookResponseData {
+export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const kind = kindOf(context);
-	const key = verificationKey(context, kind);
+	const key = await verificationKey(context, kind);
 	if (!key) {
 		context.logger.warn(missingSecretMessage(context, kind));
 		return refuse(context, 401, 'no signing secret');
@@ -100,7 +96,7 @@ export function receiveDelivery(context: IWebhookFunctions): IWebhookResponseDat
 		id: header(context, 'x-service-webhook-id'),
 		timestamp: header(context, 'x-service-webhook-timestamp'),
 		signature: header(context, 'x-service-webhook-signature'),
-		rawBody: signedBytes(context),
+		rawBody: await signedBytes(context),
 	};
 	const failure = checkSignature(delivery, key, Math.floor(Date.now() / 1000));
 	if (failure) return refuse(context, 401, failure);
@@ -119,5 +115,8 @@ export function receiveDelivery(context: IWebhookFunctions): IWebhookResponseDat
 
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).
-	return { workflowData: [context.helpers.returnJsonArray(event)] };
+	return {
+		workflowData: [context.helpers.returnJsonArray(event)],
+		webhookResponse: { received: true, executed: true },
+	};
 }

@@ -88,14 +88,30 @@ async function removeUnverifiable(context: IHookFunctions, url: string): Promise
 	}
 }
 
+/**
+ * Removes the webhook automatic registration made, after a switch to manual.
+ * Manual registration needs no API key (from version 2 the node may have
+ * none): then only the node forgets it, and the log says what to delete.
+ */
+async function discardAfterSwitch(context: IHookFunctions, kind: WebhookKind, stored: RegisteredWebhook): Promise<void> {
+	try {
+		await discard(context, kind, stored);
+	} catch (error) {
+		rememberWebhook(context, kind, undefined);
+		context.logger.warn(
+			`Omnichannel Trigger "${context.getNode().name}": switched to manual registration; could not delete its earlier webhook ${stored.id} (${(error as Error).message}). Delete it in the dashboard, or it delivers events twice.`,
+		);
+	}
+}
+
 export async function checkWebhookExists(this: IHookFunctions): Promise<boolean> {
 	const kind = kindOf(this);
 	const stored = registeredWebhook(this.getWorkflowStaticData('node'), kind);
 	if (usesManualRegistration(this)) {
-		manualSigningKey(this);
+		await manualSigningKey(this);
 		subscribedEvents(this);
 		// Switched from automatic: the node's own webhook would deliver events twice.
-		if (stored) await discard(this, kind, stored);
+		if (stored) await discardAfterSwitch(this, kind, stored);
 		return true;
 	}
 
@@ -125,7 +141,7 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 
 export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	if (usesManualRegistration(this)) {
-		manualSigningKey(this);
+		await manualSigningKey(this);
 		return true;
 	}
 	const url = webhookUrl(this);

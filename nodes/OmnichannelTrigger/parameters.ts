@@ -64,7 +64,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"In the dashboard, create a webhook with this node's Production URL (under 'Webhook URLs' above) and the events chosen in 'Trigger On', then paste its signing secret below",
+			"In the dashboard, create a webhook with this node's Production URL (under 'Webhook URLs' above) and the events chosen in 'Trigger On', then enter its signing secret: in an Omnichannel Webhook Signing Secret credential (or, in node versions before 2, below)",
 		name: 'manualRegistrationNotice',
 		type: 'notice',
 		default: '',
@@ -79,7 +79,8 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. whsec_…',
 		description: 'The signing secret the dashboard showed when you created the webhook',
-		displayOptions: { show: { registration: ['manual'] } },
+		// Version 2 keeps it in a credential (stored encrypted, never exported with the workflow).
+		displayOptions: { show: { registration: ['manual'], '@version': [1, 1.1] } },
 	},
 	{
 		displayName: 'Options',
@@ -138,8 +139,16 @@ export function subscribedEvents(context: TriggerContext): string[] {
 }
 
 /** The HMAC key of the pasted secret; throws (without quoting it) when it is malformed. */
-export function manualSigningKey(context: TriggerContext): Buffer {
-	const secret = context.getNodeParameter('signingSecret', '');
+/** The manual registration's signing secret: a credential from version 2 on, a node parameter before. */
+export async function manualSecret(context: IHookFunctions | IWebhookFunctions): Promise<unknown> {
+	if (context.getNode().typeVersion >= 2) {
+		return (await context.getCredentials<{ signingSecret?: string }>('omnichannelWebhookSigningApi')).signingSecret;
+	}
+	return context.getNodeParameter('signingSecret', '');
+}
+
+export async function manualSigningKey(context: IHookFunctions): Promise<Buffer> {
+	const secret = await manualSecret(context);
 	const key = typeof secret === 'string' ? signingKey(secret.trim()) : undefined;
 	if (!key) {
 		throw new NodeOperationError(context.getNode(), 'The signing secret is not valid', {
