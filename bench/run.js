@@ -29,6 +29,7 @@ const scenarioModules = {
 	webhooks: require('./scenarios/webhooks'),
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },
+	queue: require('./scenarios/queue'),
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
@@ -89,7 +90,7 @@ async function withN8nFactory(fn) {
 			opened.push(n8n);
 			return n8n;
 		};
-		return await fn(openN8n, path.basename(tarball));
+		return await fn(openN8n, path.basename(tarball), tarball);
 	} finally {
 		for (const n8n of opened) await n8n.dispose();
 		fs.rmSync(packDir, { recursive: true, force: true });
@@ -102,12 +103,13 @@ async function main() {
 	log(`scenarios ${scenarios.join(', ')}; ${runs} run(s) each`);
 	const sandbox = await startSandboxProcess();
 	try {
-		await withN8nFactory(async (openN8n, packageFile) => {
+		await withN8nFactory(async (openN8n, packageFile, tarball) => {
 			const measured = {};
 			for (const name of scenarios) {
 				log(`--- ${name}`);
 				try {
-					measured[name] = { ...finish(await scenarioModules[name].run({ sandbox, openN8n, runs, log }), runs), package: packageFile };
+					const result = await scenarioModules[name].run({ sandbox, openN8n, tarball, runs, log });
+					measured[name] = { ...finish(result, result.runs ?? runs), package: packageFile };
 				} finally {
 					await sandbox.client.control('DELETE', '/faults');
 				}

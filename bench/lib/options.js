@@ -3,8 +3,9 @@
 //   npm run bench                      every scenario, BENCH_RUNS (default 3) runs
 //   npm run bench -- --only reads      one scenario (or a comma list: reads,sends)
 //   BENCH_RUNS=1 npm run bench -- --only webhooks
+//   npm run bench -- --only queue      queue mode, K = 2 and 3 workers (BENCH_QUEUE_RUNS, default 1)
 
-const SCENARIOS = ['reads', 'sends', 'webhooks', 'webhooks-full', 'webhooks-lazy'];
+const SCENARIOS = ['reads', 'sends', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue'];
 const DEFAULT_RUNS = 3;
 /** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
 const MAX_RUNS = 20;
