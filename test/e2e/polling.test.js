@@ -35,6 +35,8 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 	/** Execution id -> the message ids it emitted (finished executions only). */
 	const emittedBy = new Map();
 	/** The other events, each in a workflow of its own (published in the last test). */
+	/** Unpublished workflows for Fetch Test Event: customer messages; a conversation without messages. */
+	const FETCH = { customer: 'e2ePollFetch0001', none: 'e2ePollFetch0002' };
 	const OTHER = {
 		contacts: { id: 'e2ePollContacts1', parameters: { event: 'newContact', maxItems: MAX_ITEMS, pollTimes } },
 		newConversations: {
@@ -59,6 +61,24 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 			emittedBy.set(execution.id, items.map((item) => item.json.id));
 		}
 		return [...emittedBy.keys()].sort((a, b) => Number(a) - Number(b)).flatMap((id) => emittedBy.get(id));
+	}
+
+	/** Fetch Test Event: the editor's manual run of the trigger (POST /rest/workflows/:id/run), as n8n saves it. */
+	async function fetchTestEvent(workflowId) {
+		const { n8n } = ctx;
+		const { executionId } = await n8n.api.rest('POST', `/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: TRIGGER },
+			destinationNode: { nodeName: TRIGGER, mode: 'inclusive' },
+		});
+		const execution = await waitFor(
+			async () => {
+				const one = await n8n.api.getExecution(executionId);
+				return one.finished || one.stoppedAt ? one : undefined;
+			},
+			{ what: `the manual run ${executionId}`, timeoutMs: 60_000, intervalMs: 500 },
+		);
+		expect(execution.mode).toBe('manual');
+		return execution;
 	}
 
 	/** The records each successful execution of a workflow emitted, in execution order. */
@@ -109,6 +129,8 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 		ctx = await openContext();
 		const { n8n, credential, client } = ctx;
 		conversations = (await client.listAll('/conversations')).slice(0, 10).map((c) => c.id);
+		const channel = (await client.listAll('/channels')).find((c) => c.is_active);
+		const silent = await client.control('POST', '/conversations', { channel_id: channel.id });
 		await n8n.importCredentials([credential]);
 		const pollingWorkflow = (id, parameters) =>
 			w.workflow({
@@ -119,6 +141,12 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 			});
 		await n8n.importWorkflows([
 			...Object.values(OTHER).map(({ id, parameters }) => pollingWorkflow(id, parameters)),
+			pollingWorkflow(FETCH.customer, { event: 'newMessage', messageFilters: { directions: ['customer'] }, pollTimes }),
+			pollingWorkflow(FETCH.none, {
+				event: 'newMessage',
+				messageFilters: { conversationId: { __rl: true, mode: 'id', value: silent.id } },
+				pollTimes,
+			}),
 			w.workflow({
 				id: WORKFLOW_ID,
 				name: 'E2E polling trigger',
@@ -282,6 +310,23 @@ describe('Omnichannel Polling Trigger in a published n8n workflow', () => {
 				expect(latest.get(id)).toBe((await client.listAll('/conversations')).find((c) => c.id === id).updated_at);
 			}
 			for (const { id } of Object.values(OTHER)) await n8n.unpublishWorkflow(id);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'Fetch Test Event: the newest matching message, no state written; a clear message when there is none',
+		async () => {
+			const { client, n8n } = ctx;
+			const newestCustomer = (await client.api('GET', '/messages?per_page=100')).data.find((m) => m.from_customer);
+			const run = await fetchTestEvent(FETCH.customer);
+			expect(run.status).toBe('success');
+			expect(run.data.resultData.runData[TRIGGER][0].data.main[0].map((item) => item.json.id)).toEqual([newestCustomer.id]);
+			expect(JSON.stringify((await n8n.api.getWorkflow(FETCH.customer)).staticData ?? {})).not.toContain('pollState');
+
+			const none = await fetchTestEvent(FETCH.none);
+			expect(none.status).toBe('error');
+			expect(none.data.resultData.error.message).toMatch(/^No message to show yet in conversation conv_/);
 		},
 		TEST_TIMEOUT_MS,
 	);
