@@ -23,6 +23,7 @@ const EXAMPLE_IDS = Object.freeze({
 	dailyReport: 'exDailyReport001',
 	aiSupportAgent: 'exAiSupportAgent',
 	mcpServer: 'exMcpServer00001',
+	pollTeamChat: 'exPollTeamChat01',
 });
 
 /** The MCP server example's production URL (its MCP Server Trigger's path, under n8n's /mcp/). */

@@ -87,7 +87,8 @@ export const pollingProperties: INodeProperties[] = [
 		name: 'maxItems',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_ITEMS_LIMIT },
-		default: DEFAULT_MAX_ITEMS,
+		// A literal: the scanner reads defaults from the built file without evaluating it. Same as DEFAULT_MAX_ITEMS.
+		default: 500,
 		description:
 			'The most records one poll outputs, oldest first. The rest follow on the next polls; nothing is skipped.',
 	},

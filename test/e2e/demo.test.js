@@ -67,6 +67,7 @@ describe('the demo command', () => {
 				[EXAMPLE_IDS.dailyReport]: false,
 				[EXAMPLE_IDS.aiSupportAgent]: false,
 				[EXAMPLE_IDS.mcpServer]: true,
+				[EXAMPLE_IDS.pollTeamChat]: false,
 			});
 		},
 		TEST_TIMEOUT_MS,
