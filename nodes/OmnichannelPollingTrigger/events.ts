@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SimplifiedRecord } from '../Omnichannel/helpers/simplify';
-import { SIMPLIFIED_FIELDS } from '../Omnichannel/helpers/simplify';
 import { messageDirection } from '../OmnichannelTrigger/filters';
 import type { Cursor } from './cursor';
 import type { PollConfig } from './parameters';
@@ -78,13 +77,4 @@ export function eventList(config: PollConfig): EventList {
 		noun: 'contact',
 		scope: `newContact|${config.leadStatus ?? ''}`,
 	};
-}
-
-/** The record with only the fields Simplify keeps (the action node's sets). */
-export function simplified(record: IDataObject, kind: SimplifiedRecord): IDataObject {
-	const result: IDataObject = {};
-	for (const field of SIMPLIFIED_FIELDS[kind]) {
-		if (record[field] !== undefined) result[field] = record[field];
-	}
-	return result;
 }

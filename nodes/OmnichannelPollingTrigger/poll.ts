@@ -1,11 +1,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { simplifyRecord } from '../Omnichannel/helpers/simplify';
 import { apiRequest, PER_PAGE_MAX } from '../Omnichannel/transport';
 import type { Cursor, Keyed } from './cursor';
 import { isCovered, moveCursor, newestPoint, oldestFirst, takeOldest, timestampMs } from './cursor';
 import type { EventList } from './events';
-import { eventList, simplified } from './events';
+import { eventList } from './events';
 import type { PollConfig } from './parameters';
 import { readConfig } from './parameters';
 import type { ListSource, Page } from './scan';
@@ -45,7 +46,7 @@ function listSource(context: IPollFunctions, list: EventList, qs: IDataObject, p
 }
 
 function output(records: IDataObject[], config: PollConfig, list: EventList): INodeExecutionData[][] {
-	return [records.map((record) => ({ json: config.simplify ? simplified(record, list.record) : record }))];
+	return [records.map((record) => ({ json: config.simplify ? simplifyRecord(record, list.record) : record }))];
 }
 
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -65,6 +65,10 @@ function pickFields(record: IDataObject, fields: readonly string[]): IDataObject
 	return simplified;
 }
 
+/** One record with only the fields Simplify keeps for its kind (also the polling trigger's). */
+export const simplifyRecord = (record: IDataObject, kind: SimplifiedRecord): IDataObject =>
+	pickFields(record, SIMPLIFIED_FIELDS[kind]);
+
 /**
  * The item's call, with its records reduced to the simplified fields when the
  * item's Simplify is on. Operations without Simplify read it as off.
