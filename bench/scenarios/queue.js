@@ -54,7 +54,8 @@ const COLUMNS = [
 	{ key: 'duplicates', label: 'Duplicates', digits: 0 },
 	{ key: 'contacts', label: 'Return All records', digits: 0 },
 	{ key: 'readsS', label: 'Return All (s)', digits: 1 },
-	{ key: 'sendShareSpread', label: 'Send rate spread between workers (%)', digits: 0 },
+	{ key: 'steadySendsPerS', label: 'Sends/s while all send', digits: 1 },
+	{ key: 'sendShareSpread', label: 'Spread between workers (%)', digits: 0 },
 	{ key: 'distinctWorkers', label: 'Sends on distinct workers', kind: 'yesCount' },
 ];
 
@@ -214,18 +215,23 @@ async function runOnce({ sandbox, log }, peer, tarball, runIndex) {
 
 		let failedItems = 0;
 		let duplicates = 0;
-		const sendRates = [];
+		const sendTimes = [];
 		for (const [index, conversation] of conversations.entries()) {
 			const messages = await sandboxClient(sandbox, key.key).listAll('/messages', { conversation_id: conversation.id }, { maxPages: 20 });
 			const texts = messages.map((message) => message.content);
 			const distinct = new Set(texts).size;
 			failedItems += MESSAGES - distinct;
 			duplicates += texts.length - distinct;
-			const times = messages.map((message) => Date.parse(message.created_at));
-			const spanS = (Math.max(...times) - Math.min(...times)) / 1000;
-			sendRates.push(spanS > 0 ? distinct / spanS : 0);
+			sendTimes.push(messages.map((message) => Date.parse(message.created_at)));
 			if (sends[index].status !== 'success') log(`queue ${peer}: send ${index + 1} ended ${sends[index].status}`);
 		}
+		// While every worker sends: from 10 s after the last one's first message
+		// (the start-up has settled) to the first one's last message.
+		const steadyFrom = Math.max(...sendTimes.map((times) => Math.min(...times))) + 10_000;
+		const steadyTo = Math.min(...sendTimes.map((times) => Math.max(...times)));
+		const steadyS = (steadyTo - steadyFrom) / 1000;
+		const steadyRates = sendTimes.map((times) => times.filter((at) => at >= steadyFrom && at < steadyTo).length / steadyS);
+		const steadyTotal = steadyRates.reduce((sum, value) => sum + value, 0);
 		const all = [...sends, read];
 		const startedAt = Math.min(...all.map((execution) => Date.parse(execution.startedAt)));
 		const stoppedAt = Math.max(...all.map((execution) => Date.parse(execution.stoppedAt)));
@@ -247,8 +253,10 @@ async function runOnce({ sandbox, log }, peer, tarball, runIndex) {
 			duplicates: duplicates + (summary.records - summary.distinct),
 			contacts: summary.distinct,
 			readsS: (Date.parse(read.stoppedAt) - Date.parse(read.startedAt)) / 1000,
-			sendRates,
-			sendShareSpread: (100 * (Math.max(...sendRates) - Math.min(...sendRates))) / Math.max(...sendRates),
+			steadyS: steadyS > 0 ? steadyS : undefined,
+			steadySendsPerS: steadyS > 0 ? steadyTotal : undefined,
+			steadyShares: steadyS > 0 ? steadyRates.map((value) => value / steadyTotal) : undefined,
+			sendShareSpread: steadyS > 0 ? (100 * (Math.max(...steadyRates) - Math.min(...steadyRates))) / Math.max(...steadyRates) : undefined,
 			sendWorkers,
 			readWorker,
 			distinctWorkers: new Set(sendWorkers).size === k ? 1 : 0,
@@ -308,7 +316,8 @@ async function run(context) {
 					'Each worker runs one execution of 3,000 Send Text items (checked in the worker logs) and one of them also the Return All execution. ' +
 					'Run: from the first execution\'s start to the last one\'s end (n8n\'s timestamps; item checks and n8n\'s own work included). ' +
 					'Answered requests/s: the sandbox\'s 200 answers over the run. Failed items: texts the sandbox never stored. ' +
-					'Send rate spread: the difference between the fastest and slowest worker\'s send rate (stored messages per second between its first and last), as % of the fastest. ' +
+					'Sends/s while all send: messages stored per second (all workers) from 10 s after the last worker\'s first message to the first worker\'s last message; ' +
+					'spread: the difference between the fastest and slowest worker\'s send rate in that window, as % of the fastest (0: equal shares). ' +
 					'The fixed-bucket peer is this package with the transport\'s rateLimiter.ts and request.ts of the commit before the learned rate.',
 			],
 		};
