@@ -61,9 +61,6 @@ class PacedBucket {
 	/** Callers waiting for their turn. */
 	private pending = 0;
 
-	/** Whether the last grant had to wait for its token: the limiter is the bottleneck. */
-	held = false;
-
 	constructor(
 		public rate: number,
 		private readonly burstSeconds: number,
@@ -77,8 +74,11 @@ class PacedBucket {
 		return Math.max(1, Math.floor(this.rate * this.burstSeconds));
 	}
 
-	/** Resolves with the time the caller got its token, in arrival order. */
-	async take(): Promise<number> {
+	/**
+	 * Resolves, in arrival order, with the time the caller got its token and
+	 * whether it had to wait for it (queued or slept): the limiter held it back.
+	 */
+	async take(): Promise<{ at: number; held: boolean }> {
 		const queued = this.pending > 0;
 		this.pending++;
 		const turn = this.queue.then(async () => await this.waitForToken(queued));
@@ -109,18 +109,17 @@ class PacedBucket {
 		this.refilledAt = Math.max(this.refilledAt, now);
 	}
 
-	private async waitForToken(queued: boolean): Promise<number> {
-		let waited = queued;
+	private async waitForToken(queued: boolean): Promise<{ at: number; held: boolean }> {
+		let held = queued;
 		for (;;) {
 			const now = Date.now();
 			this.refill(now);
 			const wait = Math.max(this.pausedUntil - now, this.tokens >= 1 ? 0 : ((1 - this.tokens) * 1000) / this.rate);
 			if (wait <= 0) {
 				this.tokens -= 1;
-				this.held = waited;
-				return now;
+				return { at: now, held };
 			}
-			waited = true;
+			held = true;
 			await sleep(Math.ceil(wait));
 		}
 	}
@@ -181,11 +180,11 @@ class KeyLimiter {
 	}
 
 	async take(): Promise<Grant> {
-		const at = await this.bucket.take();
+		const { at, held } = await this.bucket.take();
 		this.countGrant(at);
 		// Additive increase, only for time during which requests waited for
 		// tokens: a process that does not use its rate learns nothing about it.
-		if (this.bucket.held && this.rate < this.ceiling) {
+		if (held && this.rate < this.ceiling) {
 			const gained = (ADAPTIVE_RATE.increasePerSecond * Math.max(0, at - this.grewAt)) / 1000;
 			this.bucket.rate = Math.min(this.ceiling, this.rate + gained);
 		}
