@@ -12,7 +12,8 @@ import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-w
  * n8n's helpers read a row, compute in JavaScript and write the row back,
  * with no transaction: two executions checking at once could both pass, and
  * one could drop the other's id. So every check runs under a lock:
- * - between the executions of this process, a promise chain per workflow;
+ * - between the executions of this process, one check at a time per
+ *   workflow, with the ids that arrive meanwhile checked together next;
  * - between processes, a row that only one can create. The helpers insert a
  *   row when there is none (the database refuses a second insert) and report
  *   the value as new only then; deleting the row releases it.
@@ -41,8 +42,8 @@ export interface LedgerLog {
 
 export type Verdict = 'first' | 'duplicate';
 
-/** This process's checks, per workflow, one after the other. */
-const chains = new Map<string, Promise<unknown>>();
+/** This process's checks, per workflow: one at a time, the ids waiting meanwhile checked together. */
+const queues = new Map<string, Queue>();
 
 /** A row of the workflow scope holds another mode: a Remove Duplicates node with scope "Workflow". */
 const isIncompatibleMode = (error: unknown): boolean =>
@@ -78,14 +79,48 @@ async function acquireLock(helpers: LedgerHelpers, log: LedgerLog): Promise<bool
 	}
 }
 
-async function checkUnderLock(helpers: LedgerHelpers, eventId: string, log: LedgerLog): Promise<Verdict> {
+/** Checks a batch of ids (in arrival order) in one read and write of the window. */
+async function checkUnderLock(helpers: LedgerHelpers, eventIds: string[], log: LedgerLog): Promise<Verdict[]> {
 	const locked = await acquireLock(helpers, log);
 	try {
-		const { new: fresh } = await helpers.checkProcessedAndRecord([eventId], 'node', WINDOW);
-		return fresh.length > 0 ? 'first' : 'duplicate';
+		const distinct = [...new Set(eventIds)];
+		const { new: fresh } = await helpers.checkProcessedAndRecord(distinct, 'node', WINDOW);
+		const firsts = new Set(fresh.map(String));
+		// A second copy within the batch is a duplicate of the first.
+		return eventIds.map((id) => (firsts.delete(id) ? 'first' : 'duplicate'));
 	} finally {
 		if (locked) await helpers.clearAllProcessedItems('workflow', LOCK);
 	}
+}
+
+interface Waiting {
+	eventId: string;
+	settle: (verdict: Verdict | Error) => void;
+}
+
+interface Queue {
+	helpers: LedgerHelpers;
+	log: LedgerLog;
+	waiting: Waiting[];
+}
+
+/**
+ * Checks what is waiting, batch after batch, until nothing is. n8n reads and
+ * writes the whole window on every check, so the executions that arrive
+ * while one check runs share the next one (a group commit): under load the
+ * cost per event falls instead of growing with the queue.
+ */
+async function drain(workflowKey: string, queue: Queue): Promise<void> {
+	while (queue.waiting.length > 0) {
+		const batch = queue.waiting.splice(0);
+		try {
+			const verdicts = await checkUnderLock(queue.helpers, batch.map((waiting) => waiting.eventId), queue.log);
+			batch.forEach((waiting, index) => waiting.settle(verdicts[index]));
+		} catch (error) {
+			for (const waiting of batch) waiting.settle(error as Error);
+		}
+	}
+	queues.delete(workflowKey);
 }
 
 /**
@@ -98,12 +133,16 @@ export async function recordEvent(
 	eventId: string,
 	log: LedgerLog,
 ): Promise<Verdict> {
-	const previous = chains.get(workflowKey) ?? Promise.resolve();
-	const verdict = previous.catch(() => undefined).then(async () => await checkUnderLock(helpers, eventId, log));
-	chains.set(workflowKey, verdict);
-	try {
-		return await verdict;
-	} finally {
-		if (chains.get(workflowKey) === verdict) chains.delete(workflowKey);
-	}
+	const verdict = await new Promise<Verdict | Error>((settle) => {
+		const running = queues.get(workflowKey);
+		if (running) {
+			running.waiting.push({ eventId, settle });
+			return;
+		}
+		const queue: Queue = { helpers, log, waiting: [{ eventId, settle }] };
+		queues.set(workflowKey, queue);
+		void drain(workflowKey, queue);
+	});
+	if (verdict instanceof Error) throw verdict;
+	return verdict;
 }

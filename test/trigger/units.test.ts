@@ -99,6 +99,17 @@ describe('the ledger in n8n\'s database (eventLedger)', () => {
 		expect(again.every((verdict) => verdict === 'duplicate')).toBe(true);
 	});
 
+	test('executions waiting in one process share one check (group commit); a copy in the same batch is a duplicate', async () => {
+		const table = new ProcessedDataTable();
+		const helpers = table.helpers('wf', 'node-1');
+		const ledger = processLedger();
+		const ids = ['evt_a', 'evt_b', 'evt_a', 'evt_c', 'evt_b', 'evt_d', 'evt_e', 'evt_f'];
+		const verdicts = await Promise.all(ids.map(async (id) => await ledger.recordEvent(helpers, 'wf', id, quietLog)));
+		expect(verdicts).toEqual(['first', 'first', 'duplicate', 'first', 'duplicate', 'first', 'first', 'first']);
+		// The first check alone, then everything that waited meanwhile: two checks of 3 calls each (lock, window, release).
+		expect(table.calls).toBe(6);
+	});
+
 	test('the window keeps the newest 40,000 ids', async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
