@@ -41,14 +41,18 @@ export class OmnichannelTrigger implements INodeType {
 		defaults: { name: 'Omnichannel Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		// Neither credential depends on Registration: n8n's editor hides a
+		// parameter that credentials depend on (it takes it for an
+		// authentication switch). Each mode checks for its own at activation.
 		credentials: [
-			// Manual registration only verifies deliveries: no API calls, no API key.
-			{ name: 'omnichannelApi', required: true, displayOptions: { show: { registration: ['automatic'] } } },
+			// Automatic registration's; manual registration makes no API call.
+			{ name: 'omnichannelApi', required: false },
 			{
+				// Manual registration's, from version 2 (before: the Signing Secret parameter).
 				name: 'omnichannelWebhookSigningApi',
-				required: true,
+				required: false,
 				testedBy: 'omnichannelWebhookSigningSecret',
-				displayOptions: { show: { registration: ['manual'], '@version': [2] } },
+				displayOptions: { show: { '@version': [2] } },
 			},
 		],
 		webhooks: [

@@ -3,7 +3,7 @@ import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 
 import { apiRequest, apiRequestAllItems } from '../Omnichannel/transport';
 import { sameEvents } from './events';
-import { manualSigningKey, subscribedEvents, usesManualRegistration } from './parameters';
+import { manualSigningKey, requireCredential, subscribedEvents, usesManualRegistration } from './parameters';
 import { signingKey } from './signature';
 import type { RegisteredWebhook, WebhookKind } from './webhookState';
 import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook } from './webhookState';
@@ -115,6 +115,7 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 		return true;
 	}
 
+	requireCredential(this, 'omnichannelApi', 'Automatic registration needs an Omnichannel API credential');
 	const url = webhookUrl(this);
 	const events = subscribedEvents(this);
 	if (!stored) return false;

@@ -139,9 +139,22 @@ export function subscribedEvents(context: TriggerContext): string[] {
 }
 
 /** The HMAC key of the pasted secret; throws (without quoting it) when it is malformed. */
+/**
+ * Neither credential is required by the node's description (see the node), so
+ * each registration mode checks for its own, with a message that says which.
+ */
+export function requireCredential(context: IHookFunctions | IWebhookFunctions, name: string, message: string): void {
+	if (context.getNode().credentials?.[name] === undefined) {
+		throw new NodeOperationError(context.getNode(), message, {
+			description: 'Select or create it under Credential in the node, or switch Registration.',
+		});
+	}
+}
+
 /** The manual registration's signing secret: a credential from version 2 on, a node parameter before. */
 export async function manualSecret(context: IHookFunctions | IWebhookFunctions): Promise<unknown> {
 	if (context.getNode().typeVersion >= 2) {
+		requireCredential(context, 'omnichannelWebhookSigningApi', 'Manual registration needs an Omnichannel Webhook Signing Secret API credential');
 		return (await context.getCredentials<{ signingSecret?: string }>('omnichannelWebhookSigningApi')).signingSecret;
 	}
 	return context.getNodeParameter('signingSecret', '');

@@ -209,7 +209,7 @@ describe('automatic registration', () => {
 });
 
 describe('manual registration', () => {
-	test('creates nothing at the service and forgets a webhook the node made before (it needs no API key to delete it)', async () => {
+	test('creates nothing at the service and removes a webhook the node made before', async () => {
 		const host = await newHost({ events: ['*'] });
 		await host.activate();
 		const own = stored(host)?.id;
@@ -221,13 +221,14 @@ describe('manual registration', () => {
 		host.setParameters({ events: ['*'], registration: 'manual', signingSecret: dashboard.secret });
 		await host.activate();
 		expect(stored(host)).toBeUndefined();
-		// Manual registration uses no API credential (n8n hides it), so the node
-		// cannot delete its own earlier webhook: the log names it for deletion.
-		expect((await webhooksAt(host.url('production'))).map((w) => w.id).sort()).toEqual([dashboard.id, own].sort());
+		// The node still has its API credential from automatic registration: it deletes
+		// its own earlier webhook (without one, the log names it for deletion).
+		expect((await webhooksAt(host.url('production'))).map((w) => w.id)).toEqual([dashboard.id]);
+		expect((await serviceWebhooks()).some((w) => w.id === own)).toBe(false);
 
 		// Deactivating leaves the user's own webhook alone.
 		await expect(host.deactivate()).resolves.toBe(true);
-		expect((await webhooksAt(host.url('production'))).map((w) => w.id)).toContain(dashboard.id);
+		expect((await webhooksAt(host.url('production'))).map((w) => w.id)).toEqual([dashboard.id]);
 	});
 
 	test('works with a key that has no webhook scopes at all', async () => {
