@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import { CHANNEL_TYPE_LABELS } from '../Omnichannel/helpers/channelTypes';
+import { MESSAGE_DIRECTION_OPTIONS } from '../Omnichannel/helpers/messageDirections';
 import { ALL_EVENTS, normaliseEvents } from './events';
 import type { EventFilters, MessageDirection } from './filters';
 import { signingKey } from './signature';
@@ -105,11 +106,7 @@ export const triggerProperties: INodeProperties[] = [
 				default: [],
 				description:
 					'Only messages sent this way start the workflow. Leave empty for all. Other events are not affected.',
-				options: [
-					{ name: 'From Agent', value: 'agent', description: 'Sent by an agent or owner of the workspace' },
-					{ name: 'From Customer', value: 'customer', description: 'Written by a customer' },
-					{ name: 'From System', value: 'system', description: 'Sent as the workspace System' },
-				],
+				options: MESSAGE_DIRECTION_OPTIONS,
 			},
 			{
 				displayName: 'Output Data Only',
