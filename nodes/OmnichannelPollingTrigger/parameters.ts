@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { conversationLocator } from '../Omnichannel/actions/common.descriptions';
-import { CHANNEL_TYPE_LABELS } from '../Omnichannel/helpers/channelTypes';
+import { CHANNEL_TYPE_OPTIONS } from '../Omnichannel/helpers/channelTypes';
 import { LEAD_STATUSES, leadStatusOptions } from '../Omnichannel/helpers/contactFields';
 import { MESSAGE_DIRECTION_OPTIONS } from '../Omnichannel/helpers/messageDirections';
 import { optionalId } from '../Omnichannel/helpers/parameters';
@@ -15,7 +15,6 @@ export type PollEvent = 'newMessage' | 'conversation' | 'newContact';
 export const DEFAULT_MAX_ITEMS = 500;
 export const MAX_ITEMS_LIMIT = 5000;
 
-const channelTypeOptions = Object.entries(CHANNEL_TYPE_LABELS).map(([value, name]) => ({ name, value }));
 
 function simplify(event: PollEvent, record: SimplifiedRecord): INodeProperties {
 	return {
@@ -106,7 +105,7 @@ export const pollingProperties: INodeProperties[] = [
 				type: 'multiOptions',
 				default: [],
 				description: 'Only messages on these channel types. Leave empty for all.',
-				options: channelTypeOptions,
+				options: CHANNEL_TYPE_OPTIONS,
 			},
 			{
 				...conversationLocator('conversationId', 'Conversation'),
@@ -138,7 +137,7 @@ export const pollingProperties: INodeProperties[] = [
 				default: [],
 				description:
 					'Only conversations on these channel types. Leave empty for all. The API has no such filter: n8n reads every changed conversation and keeps the matches.',
-				options: channelTypeOptions,
+				options: CHANNEL_TYPE_OPTIONS,
 			},
 		],
 	},

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
-import { CHANNEL_TYPE_LABELS } from '../Omnichannel/helpers/channelTypes';
+import { CHANNEL_TYPE_OPTIONS } from '../Omnichannel/helpers/channelTypes';
 import { MESSAGE_DIRECTION_OPTIONS } from '../Omnichannel/helpers/messageDirections';
 import { ALL_EVENTS, normaliseEvents } from './events';
 import type { EventFilters, MessageDirection } from './filters';
@@ -97,7 +97,7 @@ export const triggerProperties: INodeProperties[] = [
 				default: [],
 				description:
 					'Only messages on these channel types start the workflow. Leave empty for all. Other events are not affected.',
-				options: Object.entries(CHANNEL_TYPE_LABELS).map(([value, name]) => ({ name, value })),
+				options: CHANNEL_TYPE_OPTIONS,
 			},
 			{
 				displayName: 'Message Directions',

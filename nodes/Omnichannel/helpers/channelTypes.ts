@@ -14,3 +14,6 @@ export function channelTypeLabel(type: unknown): string {
 	const value = String(type ?? '');
 	return CHANNEL_TYPE_LABELS[value] ?? value;
 }
+
+/** The channel types as options of a multiOptions filter (both triggers offer one). */
+export const CHANNEL_TYPE_OPTIONS = Object.entries(CHANNEL_TYPE_LABELS).map(([value, name]) => ({ name, value }));
