@@ -28,18 +28,23 @@ test('Return All of 5,000 contacts under 10% 503 and 5% dropped connections: eac
 	const expected = await allContactIds();
 	expect(expected).toHaveLength(5000);
 	await setFaults(suite.sb, UNRELIABLE);
-	await resetStats(suite.sb);
-	const result = await runNode({ credentials: suite.credentials, parameters: { resource: 'contact', operation: 'getAll', returnAll: true } });
-	const faults = await stats(suite.sb);
-	expect(result.status).toBe('success');
-	const ids = result.json.map((contact) => contact.id);
-	expect(ids).toHaveLength(5000);
-	expect(new Set(ids)).toEqual(new Set(expected));
-	// The faults did strike (else this test would prove nothing): 10 pages
-	// plus one request per fault.
+	// 10 pages at a 15% fault rate come through clean one run in five, which
+	// would prove nothing: run again (at most 8 times) until faults struck.
+	let faults: Json = {};
+	for (let run = 1; run <= 8; run++) {
+		await resetStats(suite.sb);
+		const result = await runNode({ credentials: suite.credentials, parameters: { resource: 'contact', operation: 'getAll', returnAll: true } });
+		faults = await stats(suite.sb);
+		expect(result.status).toBe('success');
+		const ids = result.json.map((contact) => contact.id);
+		expect(ids).toHaveLength(5000);
+		expect(new Set(ids)).toEqual(new Set(expected));
+		if ((faults.requests as number) > 10) break;
+	}
+	// The faults did strike: 10 pages plus one request per fault.
 	expect(faults.requests).toBeGreaterThan(10);
 	expect(faults.requests).toBe(10 + (faults.by_status['503'] ?? 0) + (faults.by_status.reset ?? 0));
-}, 60_000);
+}, 120_000);
 
 test('500 sends under 10% 503 and 5% dropped connections: each stored exactly once', async () => {
 	const conversation = await newConversation(suite.sb);
