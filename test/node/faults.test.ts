@@ -3,6 +3,7 @@
  * nothing duplicated, and no failed item at the rate limit.
  */
 import { runNode } from '../harness/node/n8n';
+import type { RunResult } from '../harness/node/n8n';
 import { api, clearFaults, control, messagesOf, newConversation, resetStats, setFaults, stats, storedMessage } from '../harness/node/sandbox';
 import type { Json } from '../harness/node/sandbox';
 import { byId, useSandbox } from '../harness/node/suite';
@@ -47,18 +48,33 @@ test('Return All of 5,000 contacts under 10% 503 and 5% dropped connections: eac
 }, 120_000);
 
 test('500 sends under 10% 503 and 5% dropped connections: each stored exactly once', async () => {
-	const conversation = await newConversation(suite.sb);
 	const items = Array.from({ length: 500 }, (_, index) => ({ json: { index } }));
-	await setFaults(suite.sb, UNRELIABLE);
-	await resetStats(suite.sb);
-	const result = await runNode({
-		credentials: suite.credentials,
-		parameters: { resource: 'message', operation: 'sendText', conversationId: byId(conversation.id), text: '={{ "Bulk " + $json.index }}' },
-		items,
-	});
-	const faults = await stats(suite.sb);
-	await clearFaults(suite.sb);
-	expect(result.status).toBe('success');
+	// Each send has 7 attempts; all 7 struck by a fault has odds of 0.15^7, so
+	// one of 500 sends runs out of attempts about once in 1,200 runs and the
+	// node rightly stops with that send's error. Only such a run is done again
+	// (at most 3 times, into a new conversation), after checking that it stored
+	// nothing twice either; any other failure fails the test.
+	let conversation: Json = {};
+	let result!: RunResult;
+	let faults: Json = {};
+	for (let run = 1; run <= 3; run++) {
+		conversation = await newConversation(suite.sb);
+		await setFaults(suite.sb, UNRELIABLE);
+		await resetStats(suite.sb);
+		result = await runNode({
+			credentials: suite.credentials,
+			parameters: { resource: 'message', operation: 'sendText', conversationId: byId(conversation.id), text: '={{ "Bulk " + $json.index }}' },
+			items,
+		});
+		faults = await stats(suite.sb);
+		await clearFaults(suite.sb);
+		if (result.status === 'success' || run === 3) break;
+		expect(result.error?.message).toMatch(/after 7 attempts/);
+		const partial = await messagesOf(suite.sb, conversation.id);
+		expect(new Set(partial.map((message) => message.client_request_id)).size).toBe(partial.length);
+		expect(new Set(partial.map((message) => message.content)).size).toBe(partial.length);
+	}
+	expect({ status: result.status, error: result.error?.message }).toEqual({ status: 'success', error: undefined });
 	expect(result.json).toHaveLength(500);
 	expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
 	// Faults struck, including after a send was applied (the retry then found it).
@@ -72,7 +88,7 @@ test('500 sends under 10% 503 and 5% dropped connections: each stored exactly on
 		const view = await storedMessage(suite.sb, message.id as string);
 		expect(view).toMatchObject({ content: `Bulk ${index}`, client_request_id: message.client_request_id });
 	}
-}, 90_000);
+}, 240_000);
 
 test('a burst beyond 60 requests per second, from two executions at once: no failed item, no 429', async () => {
 	const conversation = await newConversation(suite.sb);
