@@ -8,6 +8,9 @@ const path = require('path');
 const RESULTS_JSON = path.join(__dirname, '..', 'results.json');
 const RESULTS_MD = path.join(__dirname, '..', 'RESULTS.md');
 
+/** A target's result; null marks a figure reported for reference, with no goal. */
+const verdict = (met) => (met === null ? 'for reference' : met ? 'met' : '**missed**');
+
 function readPrevious() {
 	if (!fs.existsSync(RESULTS_JSON)) return { scenarios: {} };
 	try {
@@ -45,7 +48,7 @@ function scenarioMarkdown(id, scenario) {
 		lines.push(`| ${peer.label} | ${columns.map((c) => cell(peer.summary[c.key], c)).join(' | ')} |`);
 	}
 	lines.push('', '| Target | Measured | Result |', '|---|---:|---|');
-	for (const target of scenario.targets) lines.push(`| ${target.target} | ${target.value} | ${target.met ? 'met' : '**missed**'} |`);
+	for (const target of scenario.targets) lines.push(`| ${target.target} | ${target.value} | ${verdict(target.met)} |`);
 	for (const note of scenario.notes ?? []) lines.push('', note);
 	return lines.join('\n');
 }

@@ -1,10 +1,11 @@
+import type { KeyObject } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { acceptOnce } from './deduplication';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
 import { eventFilters, manualSecret, usesManualRegistration } from './parameters';
-import { checkSignature, signingKey } from './signature';
+import { checkSignature, verificationKey as keyOfSecret } from './signature';
 import type { SignedDelivery } from './signature';
 import { currentWebhook, kindOf, triggerKey } from './webhookState';
 import type { WebhookKind } from './webhookState';
@@ -63,9 +64,9 @@ function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
 }
 
 /** Undefined when there is nothing to verify with: every delivery is then refused. */
-async function verificationKey(context: IWebhookFunctions, kind: WebhookKind): Promise<Buffer | undefined> {
-	const secret = usesManualRegistration(context) ? await manualSecret(context) : currentWebhook(context, kind)?.secret;
-	return typeof secret === 'string' ? signingKey(secret.trim()) : undefined;
+async function verificationKey(context: IWebhookFunctions, kind: WebhookKind, trigger: string): Promise<KeyObject | undefined> {
+	const secret = usesManualRegistration(context) ? await manualSecret(context) : currentWebhook(context, kind, trigger)?.secret;
+	return typeof secret === 'string' ? keyOfSecret(secret.trim()) : undefined;
 }
 
 /** What the log says when a delivery cannot be verified: why, and what repairs it. */
@@ -86,7 +87,9 @@ function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): st
  */
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const kind = kindOf(context);
-	const key = await verificationKey(context, kind);
+	// Once per delivery: it reads the node, which n8n copies on every read.
+	const trigger = triggerKey(context, kind);
+	const key = await verificationKey(context, kind, trigger);
 	if (!key) {
 		context.logger.warn(missingSecretMessage(context, kind));
 		return refuse(context, 401, 'no signing secret');
@@ -111,7 +114,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	// checkSignature refuses deliveries without the id header; contract.md §7
 	// makes it the event's id, and the execution's ledger check reads the body.
 	if (event.id !== delivery.id) return refuse(context, 400, 'event id does not match X-Service-Webhook-Id');
-	if (!acceptOnce(triggerKey(context, kind), event.id)) return skip('duplicate');
+	if (!acceptOnce(trigger, event.id)) return skip('duplicate');
 
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).

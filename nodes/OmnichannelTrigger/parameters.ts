@@ -135,7 +135,6 @@ export function subscribedEvents(context: TriggerContext): string[] {
 	return events;
 }
 
-/** The HMAC key of the pasted secret; throws (without quoting it) when it is malformed. */
 /**
  * Neither credential is required by the node's description (see the node), so
  * each registration mode checks for its own, with a message that says which.
@@ -157,6 +156,7 @@ export async function manualSecret(context: IHookFunctions | IWebhookFunctions):
 	return context.getNodeParameter('signingSecret', '');
 }
 
+/** The HMAC key of the pasted secret; throws (without quoting it) when it is malformed. */
 export async function manualSigningKey(context: IHookFunctions): Promise<Buffer> {
 	const secret = await manualSecret(context);
 	const key = typeof secret === 'string' ? signingKey(secret.trim()) : undefined;

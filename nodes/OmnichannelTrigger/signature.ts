@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'crypto';
+import type { KeyObject } from 'crypto';
 
 /** contract.md §7: deliveries more than 300 s from our clock are refused. */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
@@ -31,6 +32,26 @@ export function signingKey(secret: string): Buffer | undefined {
 	return key.length > 0 ? key : undefined;
 }
 
+/** Key objects of the secrets this process verifies with, newest last. */
+const verificationKeys = new Map<string, KeyObject>();
+const MAX_VERIFICATION_KEYS = 64;
+
+/**
+ * The signing key as a key object, made once per secret: Node 24 prepares a
+ * raw key on every createHmac call, measured at about five times the cost of
+ * the HMAC itself, and every delivery is verified (bench/RESULTS.md, intake).
+ */
+export function verificationKey(secret: string): KeyObject | undefined {
+	const cached = verificationKeys.get(secret);
+	if (cached) return cached;
+	const raw = signingKey(secret);
+	if (!raw) return undefined;
+	const key = createSecretKey(raw);
+	verificationKeys.set(secret, key);
+	if (verificationKeys.size > MAX_VERIFICATION_KEYS) verificationKeys.delete(verificationKeys.keys().next().value as string);
+	return key;
+}
+
 /**
  * contract.md §7: HMAC-SHA256 over `<id>.<timestamp>.<raw body>`; valid when
  * any v1 entry matches. Every candidate is compared in constant time, so the
@@ -38,7 +59,7 @@ export function signingKey(secret: string): Buffer | undefined {
  */
 export function checkSignature(
 	delivery: SignedDelivery,
-	key: Buffer,
+	key: Buffer | KeyObject,
 	nowSeconds: number,
 ): SignatureFailure | undefined {
 	const { id, timestamp, signature, rawBody } = delivery;

@@ -105,9 +105,13 @@ export function rememberWebhook(context: IHookFunctions, kind: WebhookKind, webh
  * unless this process changed the registration after that copy was saved;
  * the newer one is then used and written back.
  */
-export function currentWebhook(context: IWebhookFunctions, kind: WebhookKind): RegisteredWebhook | undefined {
+export function currentWebhook(
+	context: IWebhookFunctions,
+	kind: WebhookKind,
+	trigger = triggerKey(context, kind),
+): RegisteredWebhook | undefined {
 	const data = context.getWorkflowStaticData('node');
-	const latest = changesInThisProcess.get(triggerKey(context, kind));
+	const latest = changesInThisProcess.get(trigger);
 	const copyChangedAt = slot(data, kind).webhookChangedAt;
 	if (latest && latest.at > (typeof copyChangedAt === 'number' ? copyChangedAt : 0)) {
 		updateSlot(data, kind, { webhook: latest.webhook, webhookChangedAt: latest.at });

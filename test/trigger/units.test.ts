@@ -4,7 +4,8 @@ import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/eventLedger';
 import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/eventLedger';
 import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/events';
 import { messageDirection, passesFilters } from '../../nodes/OmnichannelTrigger/filters';
-import { signingKey } from '../../nodes/OmnichannelTrigger/signature';
+import { checkSignature, signingKey, verificationKey } from '../../nodes/OmnichannelTrigger/signature';
+import { createHmac } from 'crypto';
 import { ProcessedDataTable } from '../harness/trigger/processedData';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -191,5 +192,21 @@ describe('signing secrets', () => {
 		expect(signingKey('whsec_')).toBeUndefined();
 		expect(signingKey('whsec_not base64!')).toBeUndefined();
 		expect(signingKey(Buffer.alloc(32).toString('base64'))).toBeUndefined();
+	});
+
+	test('the verification key is made once per secret and verifies what the raw key signed', () => {
+		const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+		const other = `whsec_${Buffer.alloc(32, 8).toString('base64')}`;
+		const key = verificationKey(secret);
+		expect(key).toBeDefined();
+		expect(verificationKey(secret)).toBe(key);
+		expect(verificationKey(other)).not.toBe(key);
+		expect(verificationKey('whsec_not base64!')).toBeUndefined();
+		const rawBody = Buffer.from('{"id":"evt_1"}');
+		const timestamp = '1700000000';
+		const mac = createHmac('sha256', signingKey(secret)!).update(`evt_1.${timestamp}.${rawBody.toString()}`).digest('base64');
+		const delivery = { id: 'evt_1', timestamp, signature: `v1,${mac}`, rawBody };
+		expect(checkSignature(delivery, key!, 1700000000)).toBeUndefined();
+		expect(checkSignature(delivery, verificationKey(other)!, 1700000000)).toBe('no matching signature');
 	});
 });

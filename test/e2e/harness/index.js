@@ -88,10 +88,11 @@ class N8n extends N8nProcess {
  * @param {object} [options.env] extra n8n environment (e.g. EXECUTIONS_* settings)
  * @param {string} [options.tarball] an `npm pack` tarball; defaults to packing the repo now
  * @param {boolean} [options.start] false to prepare without starting (CLI-only use)
+ * @param {string[]} [options.nodeArgs] Node flags for the server process
  */
-async function startN8n({ userFolder, port, env, tarball, start = true } = {}) {
+async function startN8n({ userFolder, port, env, tarball, start = true, nodeArgs } = {}) {
 	const folder = userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-n8n-'));
-	const n8n = await N8n.create({ userFolder: folder, port, env });
+	const n8n = await N8n.create({ userFolder: folder, port, env, nodeArgs });
 	n8n.ownsUserFolder = !userFolder;
 	if (tarball) {
 		installPackage(folder, tarball);

@@ -93,23 +93,26 @@ class N8nProcess {
 	 * @param {number} [options.port] server port (a free one when omitted)
 	 * @param {object} [options.env] extra environment for every n8n process
 	 */
-	static async create({ userFolder, port, env = {}, command = 'start' }) {
+	static async create({ userFolder, port, env = {}, command = 'start', nodeArgs = [] }) {
 		const install = ensureN8nInstall();
 		fs.mkdirSync(userFolder, { recursive: true });
-		return new this({ userFolder, port: port ?? (await freePort()), env, install, command });
+		return new this({ userFolder, port: port ?? (await freePort()), env, install, command, nodeArgs });
 	}
 
 	/**
 	 * @param {string} [options.command] `start` (main), or in queue mode `worker`
 	 *   or `webhook`; every one answers /healthz/readiness on `port` (a worker
 	 *   through its health server, see queue.js)
+	 * @param {string[]} [options.nodeArgs] Node flags for the long-lived process
+	 *   only (the bench's --inspect), not for CLI runs or the task runner
 	 */
-	constructor({ userFolder, port, env, install, command = 'start' }) {
+	constructor({ userFolder, port, env, install, command = 'start', nodeArgs = [] }) {
 		this.userFolder = userFolder;
 		this.port = port;
 		this.install = install;
 		this.extraEnv = env;
 		this.command = command;
+		this.nodeArgs = nodeArgs;
 		this.encryptionKey = encryptionKeyOf(userFolder);
 		this.server = null;
 		this.logFile = path.join(userFolder, `n8n-${command === 'start' ? 'server' : command}.log`);
@@ -157,7 +160,7 @@ class N8nProcess {
 	async start() {
 		if (this.server) throw new Error('n8n server already running');
 		const out = fs.openSync(this.logFile, 'a');
-		const child = spawnGroup(this.install.nodeBin, [this.install.n8nBin, this.command], {
+		const child = spawnGroup(this.install.nodeBin, [...this.nodeArgs, this.install.n8nBin, this.command], {
 			env: await this.env(),
 			stdio: ['ignore', out, out],
 		});

@@ -53,8 +53,11 @@ function installPackage(userFolder, tarball) {
 		fs.rmSync(target, { recursive: true, force: true });
 		fs.mkdirSync(path.dirname(target), { recursive: true });
 		fs.cpSync(unpacked, target, { recursive: true });
-		const hostManifest = { name: 'installed-nodes', private: true, dependencies: { [manifest.name]: manifest.version } };
-		fs.writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify(hostManifest, null, 2));
+		// Packages installed before stay listed (the bench adds a peer package).
+		const hostFile = path.join(nodesDir, 'package.json');
+		const installed = fs.existsSync(hostFile) ? JSON.parse(fs.readFileSync(hostFile, 'utf8')).dependencies : {};
+		const hostManifest = { name: 'installed-nodes', private: true, dependencies: { ...installed, [manifest.name]: manifest.version } };
+		fs.writeFileSync(hostFile, JSON.stringify(hostManifest, null, 2));
 		return manifest.name;
 	} finally {
 		fs.rmSync(unpackDir, { recursive: true, force: true });

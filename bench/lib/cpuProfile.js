@@ -1,0 +1,115 @@
+'use strict';
+// Where n8n's CPU goes during one measured window: V8's sampling profiler,
+// driven over the inspector protocol of the n8n server (started with
+// --inspect on 127.0.0.1), switched on and off around the window only, so
+// start-up and the other peers' runs stay out of it. The summary sorts
+// self time into the parts that matter for webhook intake.
+const fs = require('fs');
+const path = require('path');
+const WebSocket = require('ws');
+
+const SAMPLING_INTERVAL_US = 1_000;
+
+/** Opens the inspector of the process listening on `port` and starts sampling. */
+async function startProfiling(port) {
+	const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+	const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
+	await new Promise((resolve, reject) => {
+		socket.once('open', resolve);
+		socket.once('error', reject);
+	});
+	let nextId = 0;
+	const pending = new Map();
+	socket.on('message', (raw) => {
+		const message = JSON.parse(raw.toString());
+		const waiter = pending.get(message.id);
+		if (!waiter) return;
+		pending.delete(message.id);
+		if (message.error) waiter.reject(new Error(`inspector: ${message.error.message}`));
+		else waiter.resolve(message.result);
+	});
+	const send = (method, params = {}) =>
+		new Promise((resolve, reject) => {
+			const id = ++nextId;
+			pending.set(id, { resolve, reject });
+			socket.send(JSON.stringify({ id, method, params }));
+		});
+	await send('Profiler.enable');
+	await send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
+	await send('Profiler.start');
+	return {
+		/** Stops sampling and resolves to the profile (Chrome's .cpuprofile format). */
+		async stop() {
+			try {
+				const { profile } = await send('Profiler.stop');
+				// BENCH_PROFILE_DIR keeps every raw profile (Chrome DevTools opens them).
+				const dir = process.env.BENCH_PROFILE_DIR;
+				if (dir) fs.writeFileSync(path.join(dir, `intake-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+				return profile;
+			} finally {
+				socket.close();
+			}
+		},
+	};
+}
+
+/**
+ * Buckets by the script a sampled function belongs to, first match wins.
+ * Names are what a reader of the table needs, not package names.
+ */
+const BUCKETS = [
+	['this package (Omnichannel nodes)', (url) => url.includes('/node_modules/n8n-nodes-omnichannel/')],
+	['the bench peer trigger', (url) => url.includes('/node_modules/n8n-nodes-bench-intake/')],
+	['expression isolates (isolated-vm, expression runtime)', (url) => /expression-runtime|isolated-vm/.test(url)],
+	['database (TypeORM, SQLite driver, @n8n/db)', (url) => /\/typeorm\/|\/sqlite3\/|\/@n8n\/db\/|\/pg\//.test(url)],
+	['n8n execution engine (n8n-core)', (url) => url.includes('/n8n-core/')],
+	['n8n-workflow (expressions, workflow model)', (url) => url.includes('/n8n-workflow/')],
+	['n8n server (webhooks, executions, events)', (url) => url.includes('/node_modules/n8n/dist/')],
+	['HTTP stack (express, body parsing)', (url) => /\/express\/|\/body-parser\/|\/raw-body\/|\/router\/|node:_http|node:net|node:internal\/http/.test(url)],
+	['other libraries', (url) => url.includes('/node_modules/')],
+	['Node.js internals', (url) => url.startsWith('node:')],
+];
+
+function bucketOf(node) {
+	const { url, functionName } = node.callFrame;
+	if (functionName === '(garbage collector)') return 'garbage collection';
+	if (functionName === '(program)' || functionName === '(root)') return 'V8 and native code (no JavaScript frame)';
+	const match = BUCKETS.find(([, test]) => test(url));
+	return match ? match[0] : 'other';
+}
+
+/**
+ * Self time per bucket and the busiest functions, over the busy time only
+ * ('(idle)' samples are n8n waiting, not working).
+ * @returns {{ busyMs: number, buckets: {name: string, ms: number, share: number}[], top: {name: string, ms: number}[] }}
+ */
+function summariseProfile(profile, { topFunctions = 12 } = {}) {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const selfUs = new Map();
+	for (let index = 0; index < profile.samples.length; index++) {
+		const us = profile.timeDeltas[index + 1] ?? 0;
+		const id = profile.samples[index];
+		selfUs.set(id, (selfUs.get(id) ?? 0) + us);
+	}
+	const buckets = new Map();
+	const functions = new Map();
+	let busyUs = 0;
+	for (const [id, us] of selfUs) {
+		const node = byId.get(id);
+		if (node.callFrame.functionName === '(idle)') continue;
+		busyUs += us;
+		const bucket = bucketOf(node);
+		buckets.set(bucket, (buckets.get(bucket) ?? 0) + us);
+		const where = node.callFrame.url.replace(/^.*node_modules\//, '');
+		const name = `${node.callFrame.functionName || '(anonymous)'} ${where}:${node.callFrame.lineNumber + 1}`;
+		functions.set(name, (functions.get(name) ?? 0) + us);
+	}
+	const sorted = (map) => [...map].sort((a, b) => b[1] - a[1]);
+	return {
+		busyMs: busyUs / 1000,
+		buckets: sorted(buckets).map(([name, us]) => ({ name, ms: us / 1000, share: us / busyUs })),
+		top: sorted(functions).slice(0, topFunctions).map(([name, us]) => ({ name, ms: us / 1000 })),
+	};
+}
+
+module.exports = { startProfiling, summariseProfile };
