@@ -20,6 +20,12 @@ const { profilerNodeArgs, profiled, profileNotes } = require('../lib/intakeProfi
 /** 1,800 events, each copied once more with probability 1/9: about 2,000 deliveries, 10% of them duplicates. */
 const EVENTS = 1_800;
 const DUPLICATE_RATE = 200 / 1_800;
+/**
+ * Events each peer takes, unmeasured, once n8n has started: the first minutes
+ * of a fresh n8n cost more CPU per delivery (measured: about 40 ms against 27
+ * later), which would otherwise fall on whichever peer runs first.
+ */
+const SETTLING_EVENTS = 400;
 /** Events outstanding (created, not yet acknowledged) at any time. */
 const WINDOW = 16;
 const INTAKE_TIMEOUT_MS = 5 * 60 * 1000;
@@ -60,7 +66,8 @@ async function setUp({ sandbox, openN8n, runs }, n8nEnv) {
 	const conversation = await client.control('POST', '/conversations', { channel_id: channel.id });
 	const credentials = wf.credentialsFor('Wh', { baseUrl: sandbox.base_url, apiKey: sandbox.key });
 	const plan = { omnichannel: [], webhook: [], minimal: [] };
-	for (let runIndex = 0; runIndex < runs; runIndex++) {
+	// One workflow per peer and run, and one more each for settling.
+	for (let runIndex = 0; runIndex <= runs; runIndex++) {
 		const ours = wf.intakeOurs(wf.benchId('WhOurs', String(runIndex + 1)), credentials);
 		plan.omnichannel.push({ workflow: ours, webhookId: ours.nodes[0].webhookId });
 		plan.webhook.push(wf.intakePlain(wf.benchId('WhPlain', String(runIndex + 1))));
@@ -103,6 +110,21 @@ async function warmUp({ sandbox, relay }, webhook, conversationId) {
 	await client.control('DELETE', '/deliveries');
 	await feedWindowed({ client, relay, conversationId, count: 1, window: 1, timeoutMs: 60_000 });
 	return (await settledAttempts(client, webhook.id))[0].event_id;
+}
+
+/** Every peer takes SETTLING_EVENTS on its own workflow before any run is measured. */
+async function settle(context, plan, runs, conversationId) {
+	const { client } = context.sandbox;
+	for (const peer of Object.keys(PEERS)) {
+		const entry = plan[peer][runs];
+		const webhook = await activate(peer, entry, context);
+		try {
+			await feedWindowed({ client, relay: context.relay, conversationId, count: SETTLING_EVENTS, window: WINDOW, timeoutMs: INTAKE_TIMEOUT_MS });
+			await settledAttempts(client, webhook.id);
+		} finally {
+			await deactivate(peer, entry, webhook, context);
+		}
+	}
 }
 
 async function measureIntake(peer, entry, context, conversationId) {
@@ -185,10 +207,12 @@ function targets(summary) {
 async function run(context, { n8nEnv = {}, titleSuffix = '', note, fullWindow = false } = {}) {
 	const { n8n, plan, relay, conversationId, inspectPort } = await setUp(context, n8nEnv);
 	const profiles = Object.fromEntries(Object.keys(PEERS).map((peer) => [peer, []]));
+	const peerContext = { sandbox: context.sandbox, n8n, relay, fullWindow, inspectPort, profiles };
 	let results;
 	try {
+		await settle(peerContext, plan, context.runs, conversationId);
 		results = await measureRuns(context, 'webhooks', Object.keys(PEERS), (peer, runIndex) =>
-			measureIntake(peer, plan[peer][runIndex], { sandbox: context.sandbox, n8n, relay, fullWindow, inspectPort, profiles }, conversationId),
+			measureIntake(peer, plan[peer][runIndex], peerContext, conversationId),
 		);
 	} finally {
 		await n8n.dispose();
@@ -202,7 +226,8 @@ async function run(context, { n8nEnv = {}, titleSuffix = '', note, fullWindow = 
 		results,
 		targets,
 		notes: [
-			`The bench creates ${EVENTS} inbound messages through the sandbox's control API with ${WINDOW} events outstanding at a time ` +
+			`Once n8n has started, each peer first takes ${SETTLING_EVENTS} events on a workflow of its own, unmeasured. ` +
+				`The bench creates ${EVENTS} inbound messages through the sandbox's control API with ${WINDOW} events outstanding at a time ` +
 				'(the next is created once n8n acknowledged one); the sandbox signs and sends each at once, and its injected duplicates ' +
 				'(half at the same time as the original, half up to 200 ms after it) come on top. Deliveries pass a byte-for-byte relay ' +
 				'that notes when n8n answered; intake time runs from the first event to the last acknowledgement. ' +
