@@ -70,6 +70,38 @@ const BUCKETS = [
 	['Node.js internals', (url) => url.startsWith('node:')],
 ];
 
+/**
+ * Named pieces of work, counted inclusively (a sample counts when any frame
+ * of its stack matches). Only the synchronous part shows: what runs after an
+ * await (a database answer, say) is sampled under its own continuation.
+ */
+const ACTIVITIES = [
+	['this package: webhook() (verify, parse, filter, de-duplicate)', /^receiveDelivery .*n8n-nodes-omnichannel\//],
+	['this package: the execution step (ledger check, output)', /^execute .*n8n-nodes-omnichannel\//],
+	["n8n: credential checks before each execution (workflows whose nodes have credentials)", /^(findInaccessible|execute) .*(credentials-permission-checker|dynamic-credentials-context-hook)/],
+	["n8n: node parameters resolved when it builds the workflow (grows with the node's properties)", /^getNodeParameters .*n8n-workflow\//],
+	['n8n: loading the published workflow for each request', /^loadWebhookExecutionData /],
+	['n8n: sending the answer (express)', /^send .*express\/lib\/response\.js/],
+];
+
+const frameName = (callFrame) => `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/^.*node_modules\//, '')}`;
+
+function activitiesOf(profile, byId) {
+	const parent = new Map();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	const totals = new Map(ACTIVITIES.map(([name]) => [name, 0]));
+	for (let index = 0; index < profile.samples.length; index++) {
+		const us = profile.timeDeltas[index + 1] ?? 0;
+		const matched = new Set();
+		for (let id = profile.samples[index]; id !== undefined; id = parent.get(id)) {
+			const name = frameName(byId.get(id).callFrame);
+			for (const [activity, pattern] of ACTIVITIES) if (pattern.test(name)) matched.add(activity);
+		}
+		for (const activity of matched) totals.set(activity, totals.get(activity) + us);
+	}
+	return [...totals].map(([name, us]) => ({ name, ms: us / 1000 }));
+}
+
 function bucketOf(node) {
 	const { url, functionName } = node.callFrame;
 	if (functionName === '(garbage collector)') return 'garbage collection';
@@ -81,7 +113,7 @@ function bucketOf(node) {
 /**
  * Self time per bucket and the busiest functions, over the busy time only
  * ('(idle)' samples are n8n waiting, not working).
- * @returns {{ busyMs: number, buckets: {name: string, ms: number, share: number}[], top: {name: string, ms: number}[] }}
+ * @returns {{ busyMs: number, buckets: {name: string, ms: number, share: number}[], top: {name: string, ms: number}[], activities: {name: string, ms: number}[] }}
  */
 function summariseProfile(profile, { topFunctions = 12 } = {}) {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -100,8 +132,7 @@ function summariseProfile(profile, { topFunctions = 12 } = {}) {
 		busyUs += us;
 		const bucket = bucketOf(node);
 		buckets.set(bucket, (buckets.get(bucket) ?? 0) + us);
-		const where = node.callFrame.url.replace(/^.*node_modules\//, '');
-		const name = `${node.callFrame.functionName || '(anonymous)'} ${where}:${node.callFrame.lineNumber + 1}`;
+		const name = `${frameName(node.callFrame)}:${node.callFrame.lineNumber + 1}`;
 		functions.set(name, (functions.get(name) ?? 0) + us);
 	}
 	const sorted = (map) => [...map].sort((a, b) => b[1] - a[1]);
@@ -109,6 +140,7 @@ function summariseProfile(profile, { topFunctions = 12 } = {}) {
 		busyMs: busyUs / 1000,
 		buckets: sorted(buckets).map(([name, us]) => ({ name, ms: us / 1000, share: us / busyUs })),
 		top: sorted(functions).slice(0, topFunctions).map(([name, us]) => ({ name, ms: us / 1000 })),
+		activities: activitiesOf(profile, byId),
 	};
 }
 

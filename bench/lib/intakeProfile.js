@@ -43,7 +43,7 @@ function profileNotes(peers, samples) {
 	const bucketNames = new Set();
 	for (const id of ids) {
 		const deliveries = samples[id].reduce((sum, run) => sum + run.deliveries, 0);
-		perDelivery[id] = { busy: 0, buckets: new Map(), top: new Map() };
+		perDelivery[id] = { busy: 0, buckets: new Map(), top: new Map(), activities: new Map() };
 		for (const { profile } of samples[id]) {
 			perDelivery[id].busy += profile.busyMs / deliveries;
 			for (const { name, ms } of profile.buckets) {
@@ -51,6 +51,9 @@ function profileNotes(peers, samples) {
 				perDelivery[id].buckets.set(name, (perDelivery[id].buckets.get(name) ?? 0) + ms / deliveries);
 			}
 			for (const { name, ms } of profile.top) perDelivery[id].top.set(name, (perDelivery[id].top.get(name) ?? 0) + ms / deliveries);
+			for (const { name, ms } of profile.activities) {
+				perDelivery[id].activities.set(name, (perDelivery[id].activities.get(name) ?? 0) + ms / deliveries);
+			}
 		}
 	}
 	const rows = [...bucketNames].sort((a, b) => (perDelivery[ids[0]].buckets.get(b) ?? 0) - (perDelivery[ids[0]].buckets.get(a) ?? 0));
@@ -59,6 +62,13 @@ function profileNotes(peers, samples) {
 		`|---|${ids.map(() => '---:').join('|')}|`,
 		`| **all (self time of every sampled function)** | ${ids.map((id) => `**${format(perDelivery[id].busy)}**`).join(' | ')} |`,
 		...rows.map((name) => `| ${name} | ${ids.map((id) => format(perDelivery[id].buckets.get(name) ?? 0)).join(' | ')} |`),
+	];
+	const activities = [
+		`| Busy CPU ms per delivery in named work (inclusive, synchronous part) | ${ids.map((id) => peers[id].label).join(' | ')} |`,
+		`|---|${ids.map(() => '---:').join('|')}|`,
+		...[...perDelivery[ids[0]].activities.keys()].map(
+			(name) => `| ${name} | ${ids.map((id) => format(perDelivery[id].activities.get(name) ?? 0)).join(' | ')} |`,
+		),
 	];
 	const tops = ids.map((id) => {
 		const top = [...perDelivery[id].top].sort((a, b) => b[1] - a[1]).slice(0, 6);
@@ -69,6 +79,7 @@ function profileNotes(peers, samples) {
 			'sorted by the script each sampled function belongs to. Work on other threads (SQLite, the isolates\' own threads) ' +
 			'is not on the main thread and not counted. Profiling slows every peer alike; the rates above were measured with it on.',
 		table.join('\n'),
+		activities.join('\n'),
 		...tops,
 	];
 }
