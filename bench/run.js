@@ -9,6 +9,9 @@
 //   BENCH_SKIP_BUILD=1 ...                         use the dist/ already built
 //   BENCH_TARBALL=/path/pkg.tgz ...                measure that package instead
 //                                                  (a release, or a patch to compare)
+//   BENCH_PROFILE=1 ... --only webhooks-lazy       CPU-profile n8n during each intake
+//                                                  window (BENCH_PROFILE_DIR keeps the
+//                                                  raw .cpuprofile files)
 //
 // Writes bench/results.json and bench/RESULTS.md. The API key is sent to n8n
 // as a credential and never printed or written to the results.
