@@ -256,7 +256,7 @@ const runWithLazyIsolates = (context) =>
 		n8nEnv: LAZY_ISOLATES,
 		titleSuffix: ', n8n with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
 		note:
-			'Both peers run in an n8n started with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: n8n then takes an expression isolate ' +
+			'Every peer runs in an n8n started with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: n8n then takes an expression isolate ' +
 			'only when an expression is evaluated, instead of for every webhook request (except to its own Webhook node) and every execution.',
 	});
 
