@@ -24,6 +24,8 @@ export interface DeliveryAttempt {
 	attempt: number;
 	status: number | null;
 	duplicate: boolean;
+	/** An injected duplicate: sent alongside the original, or after its answer. */
+	copy: 'concurrent' | 'late' | null;
 }
 
 export { startSandbox };
