@@ -42,7 +42,17 @@ export interface LedgerLog {
 
 export type Verdict = 'first' | 'duplicate';
 
-/** This process's checks, per workflow: one at a time, the ids waiting meanwhile checked together. */
+/**
+ * The trigger node whose ledger this is. Its window is the node's row, so
+ * the checks of two trigger nodes of one workflow never share a batch (the
+ * same event reaching both must run in both).
+ */
+export interface LedgerOwner {
+	workflowId: string;
+	nodeId: string;
+}
+
+/** This process's checks, per trigger node: one at a time, the ids waiting meanwhile checked together. */
 const queues = new Map<string, Queue>();
 
 /** A row of the workflow scope holds another mode: a Remove Duplicates node with scope "Workflow". */
@@ -110,7 +120,7 @@ interface Queue {
  * while one check runs share the next one (a group commit): under load the
  * cost per event falls instead of growing with the queue.
  */
-async function drain(workflowKey: string, queue: Queue): Promise<void> {
+async function drain(ownerKey: string, queue: Queue): Promise<void> {
 	while (queue.waiting.length > 0) {
 		const batch = queue.waiting.splice(0);
 		try {
@@ -120,7 +130,7 @@ async function drain(workflowKey: string, queue: Queue): Promise<void> {
 			for (const waiting of batch) waiting.settle(error as Error);
 		}
 	}
-	queues.delete(workflowKey);
+	queues.delete(ownerKey);
 }
 
 /**
@@ -129,19 +139,20 @@ async function drain(workflowKey: string, queue: Queue): Promise<void> {
  */
 export async function recordEvent(
 	helpers: LedgerHelpers,
-	workflowKey: string,
+	owner: LedgerOwner,
 	eventId: string,
 	log: LedgerLog,
 ): Promise<Verdict> {
+	const ownerKey = `${owner.workflowId}|${owner.nodeId}`;
 	const verdict = await new Promise<Verdict | Error>((settle) => {
-		const running = queues.get(workflowKey);
+		const running = queues.get(ownerKey);
 		if (running) {
 			running.waiting.push({ eventId, settle });
 			return;
 		}
 		const queue: Queue = { helpers, log, waiting: [{ eventId, settle }] };
-		queues.set(workflowKey, queue);
-		void drain(workflowKey, queue);
+		queues.set(ownerKey, queue);
+		void drain(ownerKey, queue);
 	});
 	if (verdict instanceof Error) throw verdict;
 	return verdict;

@@ -29,7 +29,8 @@ export async function firstRunOf(context: IExecuteFunctions, eventId: string): P
 		checkProcessedAndRecord: helpers.checkProcessedAndRecord.bind(helpers),
 		clearAllProcessedItems: helpers.clearAllProcessedItems.bind(helpers),
 	};
-	return await recordEvent(ledgerHelpers, context.getWorkflow().id ?? '', eventId, context.logger);
+	const owner = { workflowId: context.getWorkflow().id ?? '', nodeId: context.getNode().id };
+	return await recordEvent(ledgerHelpers, owner, eventId, context.logger);
 }
 
 /** Output Data Only: the message or contact of the event. */

@@ -57,6 +57,8 @@ describe('acceptOnce (memory of one process)', () => {
 });
 
 describe('the ledger in n8n\'s database (eventLedger)', () => {
+	const NODE_1 = { workflowId: 'wf', nodeId: 'node-1' };
+
 	/** Copies of each event checked at the same moment by `processes` n8n processes. */
 	async function sameMomentCopies(table: ProcessedDataTable, processes: number, events: number, check: (ledger: Ledger, helpers: LedgerHelpers, id: string) => Promise<string>) {
 		const ledgers = Array.from({ length: processes }, () => processLedger());
@@ -71,10 +73,21 @@ describe('the ledger in n8n\'s database (eventLedger)', () => {
 
 	test('copies checked at the same moment by different processes pass once', async () => {
 		const table = new ProcessedDataTable();
-		const firsts = await sameMomentCopies(table, 3, 100, async (ledger, helpers, id) => await ledger.recordEvent(helpers, 'wf', id, quietLog));
+		const firsts = await sameMomentCopies(table, 3, 100, async (ledger, helpers, id) => await ledger.recordEvent(helpers, NODE_1, id, quietLog));
 		expect(firsts).toBe(100);
 		// The lock is released after every check.
 		expect([...table.rows.keys()]).toEqual(['wf|n:node-1']);
+	});
+
+	test('two trigger nodes of one workflow: the same event at the same moment runs in both, each in its own window', async () => {
+		const table = new ProcessedDataTable();
+		const ledger = processLedger();
+		const nodes = ['node-1', 'node-2'].map((nodeId) => ({ owner: { workflowId: 'wf', nodeId }, helpers: table.helpers('wf', nodeId) }));
+		const verdicts = await Promise.all(
+			['evt_a', 'evt_b'].flatMap((id) => nodes.map(async ({ owner, helpers }) => await ledger.recordEvent(helpers, owner, id, quietLog))),
+		);
+		expect(verdicts).toEqual(['first', 'first', 'first', 'first']);
+		for (const { owner, helpers } of nodes) expect(await ledger.recordEvent(helpers, owner, 'evt_a', quietLog)).toBe('duplicate');
 	});
 
 	test('control: n8n\'s helper alone lets same-moment copies pass twice', async () => {
@@ -94,9 +107,9 @@ describe('the ledger in n8n\'s database (eventLedger)', () => {
 		const ledgers = Array.from({ length: 4 }, () => processLedger());
 		const helpers = table.helpers('wf', 'node-1');
 		const ids = Array.from({ length: 40 }, (_, index) => `evt_${index}`);
-		const verdicts = await Promise.all(ids.map(async (id, index) => await ledgers[index % 4].recordEvent(helpers, 'wf', id, quietLog)));
+		const verdicts = await Promise.all(ids.map(async (id, index) => await ledgers[index % 4].recordEvent(helpers, NODE_1, id, quietLog)));
 		expect(verdicts.every((verdict) => verdict === 'first')).toBe(true);
-		const again = await Promise.all(ids.map(async (id, index) => await ledgers[(index + 1) % 4].recordEvent(helpers, 'wf', id, quietLog)));
+		const again = await Promise.all(ids.map(async (id, index) => await ledgers[(index + 1) % 4].recordEvent(helpers, NODE_1, id, quietLog)));
 		expect(again.every((verdict) => verdict === 'duplicate')).toBe(true);
 	});
 
@@ -105,7 +118,7 @@ describe('the ledger in n8n\'s database (eventLedger)', () => {
 		const helpers = table.helpers('wf', 'node-1');
 		const ledger = processLedger();
 		const ids = ['evt_a', 'evt_b', 'evt_a', 'evt_c', 'evt_b', 'evt_d', 'evt_e', 'evt_f'];
-		const verdicts = await Promise.all(ids.map(async (id) => await ledger.recordEvent(helpers, 'wf', id, quietLog)));
+		const verdicts = await Promise.all(ids.map(async (id) => await ledger.recordEvent(helpers, NODE_1, id, quietLog)));
 		expect(verdicts).toEqual(['first', 'first', 'duplicate', 'first', 'duplicate', 'first', 'first', 'first']);
 		// The first check alone, then everything that waited meanwhile: two checks of 3 calls each (lock, window, release).
 		expect(table.calls).toBe(6);
@@ -117,11 +130,11 @@ describe('the ledger in n8n\'s database (eventLedger)', () => {
 		const ledger = processLedger();
 		const batch = Array.from({ length: LEDGER_ENTRIES }, (_, index) => `evt_${index}`);
 		await helpers.checkProcessedAndRecord(batch, 'node', { mode: 'entries', maxEntries: LEDGER_ENTRIES });
-		expect(await ledger.recordEvent(helpers, 'wf', 'evt_new', quietLog)).toBe('first');
-		expect(await ledger.recordEvent(helpers, 'wf', `evt_${LEDGER_ENTRIES - 1}`, quietLog)).toBe('duplicate');
-		expect(await ledger.recordEvent(helpers, 'wf', 'evt_1', quietLog)).toBe('duplicate');
+		expect(await ledger.recordEvent(helpers, NODE_1, 'evt_new', quietLog)).toBe('first');
+		expect(await ledger.recordEvent(helpers, NODE_1, `evt_${LEDGER_ENTRIES - 1}`, quietLog)).toBe('duplicate');
+		expect(await ledger.recordEvent(helpers, NODE_1, 'evt_1', quietLog)).toBe('duplicate');
 		// The oldest id made room for evt_new.
-		expect(await ledger.recordEvent(helpers, 'wf', 'evt_0', quietLog)).toBe('first');
+		expect(await ledger.recordEvent(helpers, NODE_1, 'evt_0', quietLog)).toBe('first');
 	});
 
 	test('a lock left by a process that died is taken over once it is stale', async () => {
@@ -132,7 +145,7 @@ describe('the ledger in n8n\'s database (eventLedger)', () => {
 		let clock = T0;
 		now.mockImplementation(() => (clock += 1_000));
 		try {
-			expect(await processLedger().recordEvent(helpers, 'wf', 'evt_after_crash', quietLog)).toBe('first');
+			expect(await processLedger().recordEvent(helpers, NODE_1, 'evt_after_crash', quietLog)).toBe('first');
 		} finally {
 			now.mockRestore();
 		}
@@ -145,8 +158,8 @@ describe('the ledger in n8n\'s database (eventLedger)', () => {
 		await helpers.checkProcessedAndRecord(['their value'], 'workflow', { mode: 'entries' });
 		const warnings: string[] = [];
 		const ledger = processLedger();
-		expect(await ledger.recordEvent(helpers, 'wf', 'evt_a', { warn: (message) => warnings.push(message) })).toBe('first');
-		expect(await ledger.recordEvent(helpers, 'wf', 'evt_a', quietLog)).toBe('duplicate');
+		expect(await ledger.recordEvent(helpers, NODE_1, 'evt_a', { warn: (message) => warnings.push(message) })).toBe('first');
+		expect(await ledger.recordEvent(helpers, NODE_1, 'evt_a', quietLog)).toBe('duplicate');
 		expect(warnings.join('\n')).toMatch(/Remove Duplicates node with scope "Workflow"/);
 		// Their row is left as it was.
 		expect(table.rows.get('wf|')?.mode).toBe('entries');
