@@ -37,9 +37,9 @@ const verificationKeys = new Map<string, KeyObject>();
 const MAX_VERIFICATION_KEYS = 64;
 
 /**
- * The signing key as a key object, made once per secret: Node 24 prepares a
- * raw key on every createHmac call, measured at about five times the cost of
- * the HMAC itself, and every delivery is verified (bench/RESULTS.md, intake).
+ * The signing key as a key object, made once per secret. Given a raw key,
+ * Node 24 prepares it on every createHmac call; in the intake bench's CPU
+ * profile that was most of our webhook code's time per delivery.
  */
 export function verificationKey(secret: string): KeyObject | undefined {
 	const cached = verificationKeys.get(secret);
@@ -59,7 +59,7 @@ export function verificationKey(secret: string): KeyObject | undefined {
  */
 export function checkSignature(
 	delivery: SignedDelivery,
-	key: Buffer | KeyObject,
+	key: KeyObject,
 	nowSeconds: number,
 ): SignatureFailure | undefined {
 	const { id, timestamp, signature, rawBody } = delivery;

@@ -103,13 +103,10 @@ export function rememberWebhook(context: IHookFunctions, kind: WebhookKind, webh
 /**
  * The webhook deliveries are signed for: the one in this run's static data,
  * unless this process changed the registration after that copy was saved;
- * the newer one is then used and written back.
+ * the newer one is then used and written back. `trigger` is the delivery's
+ * triggerKey, computed once by the caller.
  */
-export function currentWebhook(
-	context: IWebhookFunctions,
-	kind: WebhookKind,
-	trigger = triggerKey(context, kind),
-): RegisteredWebhook | undefined {
+export function currentWebhook(context: IWebhookFunctions, kind: WebhookKind, trigger: string): RegisteredWebhook | undefined {
 	const data = context.getWorkflowStaticData('node');
 	const latest = changesInThisProcess.get(trigger);
 	const copyChangedAt = slot(data, kind).webhookChangedAt;
