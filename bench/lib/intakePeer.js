@@ -2,13 +2,13 @@
 // The intake bench's third peer: the smallest community webhook trigger
 // (bench/intake-peer, never published), installed beside our package the way
 // a community package is, and a workflow that uses it.
-const { execFileSync } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
 const { installPackage, workflows } = require('../../test/e2e/harness');
+const { packDirectory } = require('../../test/e2e/harness/package');
 const { MEASURED } = require('./workflows');
 
 const PEER_DIR = path.join(__dirname, '..', 'intake-peer');
@@ -18,12 +18,7 @@ const PEER_TYPE = `${require(path.join(PEER_DIR, 'package.json')).name}.benchInt
 function installIntakePeer(userFolder) {
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-intake-peer-'));
 	try {
-		const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
-			cwd: PEER_DIR,
-			stdio: ['ignore', 'pipe', 'inherit'],
-			timeout: 60_000,
-		});
-		installPackage(userFolder, path.join(packDir, output.toString().trim().split('\n').pop()));
+		installPackage(userFolder, packDirectory(PEER_DIR, packDir));
 	} finally {
 		fs.rmSync(packDir, { recursive: true, force: true });
 	}

@@ -19,16 +19,21 @@ function assertBuilt() {
 	}
 }
 
-/** Packs the repo with npm and returns the tarball's path inside `destDir`. */
-function packRepo(destDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-pack-'))) {
-	assertBuilt();
+/** Packs the package in `dir` with npm and returns the tarball's path inside `destDir`. */
+function packDirectory(dir, destDir) {
 	const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', destDir], {
-		cwd: REPO_ROOT,
+		cwd: dir,
 		stdio: ['ignore', 'pipe', 'inherit'],
 		timeout: 120_000,
 	});
 	const fileName = output.toString().trim().split('\n').pop();
 	return path.join(destDir, fileName);
+}
+
+/** Packs the repo with npm and returns the tarball's path inside `destDir`. */
+function packRepo(destDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-pack-'))) {
+	assertBuilt();
+	return packDirectory(REPO_ROOT, destDir);
 }
 
 /**
@@ -64,4 +69,4 @@ function installPackage(userFolder, tarball) {
 	}
 }
 
-module.exports = { REPO_ROOT, assertBuilt, packRepo, installPackage };
+module.exports = { REPO_ROOT, assertBuilt, packDirectory, packRepo, installPackage };
