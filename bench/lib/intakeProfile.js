@@ -40,22 +40,21 @@ function profileNotes(peers, samples) {
 	const ids = Object.keys(samples).filter((id) => samples[id].length > 0);
 	if (ids.length === 0) return [];
 	const perDelivery = {};
-	const bucketNames = new Set();
+	/** Adds each { name, ms } of one run, per delivery, into the map. */
+	const addPerDelivery = (map, entries, deliveries) => {
+		for (const { name, ms } of entries) map.set(name, (map.get(name) ?? 0) + ms / deliveries);
+	};
 	for (const id of ids) {
 		const deliveries = samples[id].reduce((sum, run) => sum + run.deliveries, 0);
 		perDelivery[id] = { busy: 0, buckets: new Map(), top: new Map(), activities: new Map() };
 		for (const { profile } of samples[id]) {
 			perDelivery[id].busy += profile.busyMs / deliveries;
-			for (const { name, ms } of profile.buckets) {
-				bucketNames.add(name);
-				perDelivery[id].buckets.set(name, (perDelivery[id].buckets.get(name) ?? 0) + ms / deliveries);
-			}
-			for (const { name, ms } of profile.top) perDelivery[id].top.set(name, (perDelivery[id].top.get(name) ?? 0) + ms / deliveries);
-			for (const { name, ms } of profile.activities) {
-				perDelivery[id].activities.set(name, (perDelivery[id].activities.get(name) ?? 0) + ms / deliveries);
-			}
+			addPerDelivery(perDelivery[id].buckets, profile.buckets, deliveries);
+			addPerDelivery(perDelivery[id].top, profile.top, deliveries);
+			addPerDelivery(perDelivery[id].activities, profile.activities, deliveries);
 		}
 	}
+	const bucketNames = new Set(ids.flatMap((id) => [...perDelivery[id].buckets.keys()]));
 	const rows = [...bucketNames].sort((a, b) => (perDelivery[ids[0]].buckets.get(b) ?? 0) - (perDelivery[ids[0]].buckets.get(a) ?? 0));
 	const table = [
 		`| Busy CPU ms per delivery, by where it was spent | ${ids.map((id) => peers[id].label).join(' | ')} |`,
