@@ -21,6 +21,7 @@ const { signatureHeader } = require('../test/sandbox/webhooks/signing');
 const { fillLedger, FULL_WINDOW } = require('./lib/ledgerPrefill');
 const { cpuSeconds } = require('./lib/processCpu');
 const { summarise } = require('./lib/summary');
+const { boundedInteger } = require('./lib/options');
 
 const IN_FLIGHT = 16;
 const MAX_RUNS = 10;
@@ -28,12 +29,6 @@ const MAX_DELIVERIES = 5_000;
 const SECRET = `whsec_${crypto.randomBytes(32).toString('base64')}`;
 
 const log = (message) => process.stderr.write(`[bench:window] ${message}\n`);
-
-function boundedFromEnv(name, fallback, max) {
-	const value = Number(process.env[name] ?? fallback);
-	if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer 1..${max}`);
-	return value;
-}
 
 const PEERS = {
 	plain: { label: "n8n's Webhook node (no verification, no de-duplication)" },
@@ -146,8 +141,8 @@ function markdown(results) {
 }
 
 async function main() {
-	const runs = boundedFromEnv('BENCH_RUNS', 3, MAX_RUNS);
-	const deliveries = boundedFromEnv('BENCH_DELIVERIES', 300, MAX_DELIVERIES);
+	const runs = boundedInteger('BENCH_RUNS', process.env.BENCH_RUNS, 3, MAX_RUNS);
+	const deliveries = boundedInteger('BENCH_DELIVERIES', process.env.BENCH_DELIVERIES, 300, MAX_DELIVERIES);
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-bench-window-'));
 	const n8n = await startN8n({ start: false, tarball: packRepo(packDir) });
 	const baselineTarball = process.env.BENCH_BASELINE_TARBALL;

@@ -10,13 +10,14 @@ const DEFAULT_RUNS = 3;
 /** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
 const MAX_RUNS = 20;
 
-function parseRuns(value) {
-	if (value === undefined || value === '') return DEFAULT_RUNS;
-	const runs = Number(value);
-	if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS) {
-		throw new Error(`BENCH_RUNS must be an integer 1..${MAX_RUNS}, not ${JSON.stringify(value)}`);
+/** An environment setting that must be an integer 1..max; `fallback` when unset. */
+function boundedInteger(name, value, fallback, max) {
+	if (value === undefined || value === '') return fallback;
+	const number = Number(value);
+	if (!Number.isInteger(number) || number < 1 || number > max) {
+		throw new Error(`${name} must be an integer 1..${max}, not ${JSON.stringify(value)}`);
 	}
-	return runs;
+	return number;
 }
 
 function parseOnly(value) {
@@ -37,7 +38,7 @@ function parseOptions(argv = process.argv.slice(2), env = process.env) {
 		else if (arg.startsWith('--only=')) scenarios = parseOnly(arg.slice('--only='.length));
 		else throw new Error(`unknown argument ${JSON.stringify(arg)}; usage: npm run bench -- [--only ${SCENARIOS.join('|')}]`);
 	}
-	return { scenarios, runs: parseRuns(env.BENCH_RUNS) };
+	return { scenarios, runs: boundedInteger('BENCH_RUNS', env.BENCH_RUNS, DEFAULT_RUNS, MAX_RUNS) };
 }
 
-module.exports = { parseOptions, SCENARIOS };
+module.exports = { parseOptions, boundedInteger, SCENARIOS };
