@@ -29,7 +29,11 @@ const RATE_LIMIT = 60;
 const WORKER_COUNTS = (process.env.BENCH_QUEUE_WORKERS || '2,3').split(',').map(Number);
 /** The last commit with the fixed bucket (the parent of "Rate limit learned per process"). */
 const FIXED_BUCKET_REVISION = '72267aa^';
-const FIXED_BUCKET_FILES = ['nodes/Omnichannel/transport/rateLimiter.ts', 'nodes/Omnichannel/transport/request.ts'];
+/** The two transport files of FIXED_BUCKET_REVISION (`from`) and where the transport lives today (`to`). */
+const FIXED_BUCKET_FILES = ['rateLimiter.ts', 'request.ts'].map((name) => ({
+	from: `nodes/Omnichannel/transport/${name}`,
+	to: `nodes/shared/transport/${name}`,
+}));
 /** A run of 3 × 3,000 sends takes about 3 minutes at 60/s; anything past this is a hang. */
 const RUN_TIMEOUT_MS = 20 * 60 * 1000;
 /** Queue runs are long (a cluster each): one per peer and K unless BENCH_QUEUE_RUNS says otherwise. */
@@ -68,12 +72,12 @@ function packFixedBucketPeer(log) {
 	const tree = path.join(work, 'tree');
 	fs.mkdirSync(tree);
 	try {
-		log(`building the fixed-bucket peer from HEAD with ${FIXED_BUCKET_FILES.join(', ')} of ${FIXED_BUCKET_REVISION}`);
+		log(`building the fixed-bucket peer from HEAD with ${FIXED_BUCKET_FILES.map((file) => file.from).join(', ')} of ${FIXED_BUCKET_REVISION}`);
 		const archive = path.join(work, 'head.tar');
 		execFileSync('git', ['archive', '--format=tar', '-o', archive, 'HEAD'], { cwd: REPO });
 		execFileSync('tar', ['-xf', archive, '-C', tree]);
 		for (const file of FIXED_BUCKET_FILES) {
-			fs.writeFileSync(path.join(tree, file), execFileSync('git', ['show', `${FIXED_BUCKET_REVISION}:${file}`], { cwd: REPO }));
+			fs.writeFileSync(path.join(tree, file.to), execFileSync('git', ['show', `${FIXED_BUCKET_REVISION}:${file.from}`], { cwd: REPO }));
 		}
 		fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(tree, 'node_modules'), 'dir');
 		execFileSync('npm', ['run', 'build'], { cwd: tree, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });

@@ -7,7 +7,7 @@ import * as conversation from './actions/conversation';
 import * as identity from './actions/identity';
 import * as message from './actions/message';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import * as listSearch from '../shared/listSearch';
 
 export class Omnichannel implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { searchConversations } from '../Omnichannel/methods/listSearch';
+import { searchConversations } from '../shared/listSearch';
 import { pollingProperties } from './parameters';
 import { poll } from './poll';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SimplifiedRecord } from '../Omnichannel/helpers/simplify';
-import { messageDirection } from '../OmnichannelTrigger/filters';
+import { messageDirection } from '../shared/messageDirections';
+import type { SimplifiedRecord } from '../shared/simplifiedRecords';
 import type { Cursor } from './cursor';
 import type { PollConfig } from './parameters';
 

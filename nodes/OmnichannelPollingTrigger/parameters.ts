@@ -1,14 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { conversationLocator } from '../Omnichannel/actions/common.descriptions';
-import { CHANNEL_TYPE_OPTIONS } from '../Omnichannel/helpers/channelTypes';
-import { LEAD_STATUSES, leadStatusOptions } from '../Omnichannel/helpers/contactFields';
-import { MESSAGE_DIRECTION_OPTIONS } from '../Omnichannel/helpers/messageDirections';
-import { optionalId } from '../Omnichannel/helpers/parameters';
-import { SIMPLIFIED_FIELDS } from '../Omnichannel/helpers/simplify';
-import type { SimplifiedRecord } from '../Omnichannel/helpers/simplify';
-import type { MessageDirection } from '../OmnichannelTrigger/filters';
+import { CHANNEL_TYPE_OPTIONS } from '../shared/channelTypes';
+import { LEAD_STATUSES, leadStatusOptions } from '../shared/leadStatuses';
+import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageDirections';
+import type { MessageDirection } from '../shared/messageDirections';
+import { optionalId } from '../shared/parameterValues';
+import { conversationLocator } from '../shared/resourceLocators';
+import { SIMPLIFIED_FIELDS } from '../shared/simplifiedRecords';
+import type { SimplifiedRecord } from '../shared/simplifiedRecords';
 
 export type PollEvent = 'newMessage' | 'conversation' | 'newContact';
 

@@ -1,18 +1,18 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { simplifyRecord } from '../Omnichannel/helpers/simplify';
-import { apiRequest, PER_PAGE_MAX } from '../Omnichannel/transport';
-import type { Cursor, Keyed } from './cursor';
+import { simplifyRecord } from '../shared/simplifiedRecords';
+import { apiRequest, PER_PAGE_MAX } from '../shared/transport';
 import { isCovered, moveCursor, newestPoint, oldestFirst, takeOldest, timestampMs } from './cursor';
-import type { EventList } from './events';
+import type { Cursor, Keyed } from './cursor';
 import { eventList } from './events';
-import type { PollConfig } from './parameters';
+import type { EventList } from './events';
 import { readConfig } from './parameters';
-import type { ListSource, Page } from './scan';
+import type { PollConfig } from './parameters';
 import { scanAfter } from './scan';
-import type { PollState } from './state';
+import type { ListSource, Page } from './scan';
 import { exclusive, readState, sameCursor, writeState } from './state';
+import type { PollState } from './state';
 
 /** Fetch Test Event looks at most this many pages for a record that passes the node's filters. */
 const TEST_EVENT_PAGES = 3;

@@ -1,23 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-export type MessageDirection = 'customer' | 'agent' | 'system';
+import { messageDirection } from '../shared/messageDirections';
+import type { MessageDirection } from '../shared/messageDirections';
 
 export interface EventFilters {
 	/** Empty: every direction. */
 	directions: MessageDirection[];
 	/** Empty: every channel type. */
 	channelTypes: string[];
-}
-
-/**
- * contract.md §4: `from_customer` is true only for inbound customer messages;
- * `from_user_id` names the agent or owner, and is null for System and for
- * customers.
- */
-export function messageDirection(message: IDataObject): MessageDirection {
-	if (message.from_customer === true) return 'customer';
-	if (typeof message.from_user_id === 'string' && message.from_user_id !== '') return 'agent';
-	return 'system';
 }
 
 /**

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../Omnichannel/transport';
+import { apiRequest, apiRequestAllItems } from '../shared/transport';
 import { sameEvents } from './events';
 import { manualSigningKey, requireCredential, subscribedEvents, usesManualRegistration } from './parameters';
 import { signingKey } from './signature';

@@ -1,10 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
-import { CHANNEL_TYPE_OPTIONS } from '../Omnichannel/helpers/channelTypes';
-import { MESSAGE_DIRECTION_OPTIONS } from '../Omnichannel/helpers/messageDirections';
+import { CHANNEL_TYPE_OPTIONS } from '../shared/channelTypes';
+import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageDirections';
+import type { MessageDirection } from '../shared/messageDirections';
 import { ALL_EVENTS, normaliseEvents } from './events';
-import type { EventFilters, MessageDirection } from './filters';
+import type { EventFilters } from './filters';
 import { signingKey } from './signature';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;

@@ -49,11 +49,11 @@ export interface Limiter {
 
 export type LimiterFactory = () => Limiter;
 
-/** The limiter of the package (nodes/Omnichannel/transport/rateLimiter.ts), one copy per call. */
+/** The limiter of the package (nodes/shared/transport/rateLimiter.ts), one copy per call. */
 export const adaptiveLimiter: LimiterFactory = () => {
-	let module: typeof import('../../nodes/Omnichannel/transport/rateLimiter') | undefined;
+	let module: typeof import('../../nodes/shared/transport/rateLimiter') | undefined;
 	jest.isolateModules(() => {
-		module = require('../../nodes/Omnichannel/transport/rateLimiter');
+		module = require('../../nodes/shared/transport/rateLimiter');
 	});
 	const { throttled, rateLimited } = module!;
 	return { throttled, rateLimited: (fingerprint, grant, retryAfterMs) => rateLimited(fingerprint, grant, retryAfterMs) };

@@ -3,7 +3,8 @@ import { IDS_PER_TRIGGER, RETENTION_MS, acceptOnce } from '../../nodes/Omnichann
 import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/eventLedger';
 import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/eventLedger';
 import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/events';
-import { messageDirection, passesFilters } from '../../nodes/OmnichannelTrigger/filters';
+import { passesFilters } from '../../nodes/OmnichannelTrigger/filters';
+import { messageDirection } from '../../nodes/shared/messageDirections';
 import { checkSignature, signingKey, verificationKey } from '../../nodes/OmnichannelTrigger/signature';
 import { createHmac } from 'crypto';
 import { ProcessedDataTable } from '../harness/trigger/processedData';

@@ -1,12 +1,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { SimplifiedRecord } from '../../shared/simplifiedRecords';
+import { MAX_CONCURRENT_REQUESTS } from '../../shared/transport';
 import { currentRunIndex } from '../helpers/idempotency';
 import { applySimplify } from '../helpers/simplify';
-import type { SimplifiedRecord } from '../helpers/simplify';
 import { toolModeError } from '../helpers/toolErrors';
 import { isToolNode, ToolParameters } from '../helpers/toolMode';
-import { MAX_CONCURRENT_REQUESTS } from '../transport';
 import * as channel from './channel';
 import * as contact from './contact';
 import * as conversation from './conversation';

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { LEAD_STATUSES, leadStatusOptions } from '../../shared/leadStatuses';
 import type { ItemValidator } from './validation';
 
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
 /** api.md §2: a create or update may also carry the empty string. */
 const LEAD_STATUS_VALUES: readonly string[] = ['', ...LEAD_STATUSES];
 
@@ -50,15 +50,6 @@ const FIELDS: ContactField[] = [
 		example: 'Website',
 	},
 	{ displayName: 'Phone', name: 'phone', api: 'phone', max: 50, description: 'Phone number', example: '+49 30 1234567' },
-];
-
-export const leadStatusOptions = [
-	{ name: 'Contacted', value: 'contacted' },
-	{ name: 'Lost', value: 'lost' },
-	{ name: 'New', value: 'new' },
-	{ name: 'None', value: '', description: 'No lead status; on update, clears it' },
-	{ name: 'Qualified', value: 'qualified' },
-	{ name: 'Won', value: 'won' },
 ];
 
 export const nameProperty: INodeProperties = {

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { optionalId } from '../../shared/parameterValues';
+import { apiRequest } from '../../shared/transport';
+import type { ApiRequestOptions } from '../../shared/transport';
 import type { OperationCall, RunContext } from '../actions/operation';
-import { apiRequest } from '../transport';
-import type { ApiRequestOptions } from '../transport';
 import { defaultClientRequestId } from './idempotency';
-import { collection, optionalId, requiredId } from './parameters';
+import { collection, requiredId } from './parameters';
 import type { ItemValidator } from './validation';
 
 type RequestParts = Pick<ApiRequestOptions, 'body' | 'headers'>;

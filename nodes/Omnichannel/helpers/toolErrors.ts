@@ -1,7 +1,7 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { failedCalls } from '../transport/errors';
-import type { FailedCallDetails } from '../transport/errors';
+import { failedCalls } from '../../shared/transport/errors';
+import type { FailedCallDetails } from '../../shared/transport/errors';
 import type { ToolParameters } from './toolMode';
 import { invalidItems } from './validation';
 import type { InvalidItem } from './validation';

@@ -5,7 +5,7 @@ import { checkName, contactBody, contactFieldOptions, nameProperty } from '../..
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../shared/transport';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [

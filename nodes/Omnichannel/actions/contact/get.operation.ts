@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { contactLocator } from '../../../shared/resourceLocators';
+import { apiRequest } from '../../../shared/transport';
 import { requiredId } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
-import { contactLocator } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, [

@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { LEAD_STATUSES, leadStatusOptions } from '../../helpers/contactFields';
+import { LEAD_STATUSES, leadStatusOptions } from '../../../shared/leadStatuses';
+import { optionalString } from '../../../shared/parameterValues';
 import { listCall } from '../../helpers/list';
-import { collection, optionalString } from '../../helpers/parameters';
+import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { filtersCollection, returnAllOrLimit } from '../common.descriptions';

@@ -1,12 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionalId } from '../../../shared/parameterValues';
+import { channelLocator } from '../../../shared/resourceLocators';
 import { toUnixSeconds } from '../../helpers/dates';
 import { listCall } from '../../helpers/list';
-import { collection, optionalId } from '../../helpers/parameters';
+import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { channelLocator, filtersCollection, returnAllOrLimit } from '../common.descriptions';
+import { filtersCollection, returnAllOrLimit } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [

@@ -1,10 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionalId } from '../../../shared/parameterValues';
+import { conversationLocator } from '../../../shared/resourceLocators';
 import { listCall } from '../../helpers/list';
-import { collection, optionalId } from '../../helpers/parameters';
+import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
-import { conversationLocator, filtersCollection, returnAllOrLimit } from '../common.descriptions';
+import { filtersCollection, returnAllOrLimit } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [

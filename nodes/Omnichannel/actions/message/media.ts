@@ -1,13 +1,14 @@
 import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionalString } from '../../../shared/parameterValues';
+import { conversationLocator } from '../../../shared/resourceLocators';
 import { buildMultipart } from '../../helpers/multipart';
-import { optionalString } from '../../helpers/parameters';
 import { readSendFields, sendCall } from '../../helpers/send';
 import type { SendFields } from '../../helpers/send';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { conversationLocator, sendOptionsCollection } from '../common.descriptions';
+import { sendOptionsCollection } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 export type MediaKind = 'image' | 'audio' | 'video' | 'document';

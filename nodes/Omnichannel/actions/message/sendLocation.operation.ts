@@ -1,11 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionalString } from '../../helpers/parameters';
+import { optionalString } from '../../../shared/parameterValues';
+import { conversationLocator } from '../../../shared/resourceLocators';
 import { readSendFields, sendCall } from '../../helpers/send';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { conversationLocator, sendOptionsCollection } from '../common.descriptions';
+import { sendOptionsCollection } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 const properties: INodeProperties[] = [

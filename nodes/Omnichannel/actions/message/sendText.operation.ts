@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { conversationLocator } from '../../../shared/resourceLocators';
 import { readSendFields, sendCall } from '../../helpers/send';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { conversationLocator, sendOptionsCollection } from '../common.descriptions';
+import { sendOptionsCollection } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
 /** api.md §4, counted in code points (contract.md §4). */

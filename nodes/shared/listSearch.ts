@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { channelTypeLabel } from '../helpers/channelTypes';
-import { apiRequest } from '../transport';
-import type { ListPage } from '../transport';
+import { channelTypeLabel } from './channelTypes';
+import { apiRequest } from './transport';
+import type { ListPage } from './transport';
 
 /** Records per page of a list in the editor: quick to load, and more on scroll. */
 const SEARCH_PAGE_SIZE = 100;
