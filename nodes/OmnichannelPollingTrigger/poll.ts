@@ -1,5 +1,5 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { simplifyRecord } from '../shared/simplifiedRecords';
 import { apiRequest, PER_PAGE_MAX } from '../shared/transport';
@@ -17,14 +17,8 @@ import type { PollState } from './state';
 /** Fetch Test Event looks at most this many pages for a record that passes the node's filters. */
 const TEST_EVENT_PAGES = 3;
 
-/**
- * The action node's transport (rate limiter shared per key, retries, error
- * messages). Its context type lists the contexts of the action node and the
- * webhook trigger; a poll context offers everything it uses (getNode,
- * getCredentials, helpers.httpRequestWithAuthentication).
- */
 async function getList(context: IPollFunctions, list: EventList, qs: IDataObject): Promise<Page> {
-	return (await apiRequest.call(context as unknown as IExecuteFunctions, 'GET', list.endpoint, { qs })) as unknown as Page;
+	return (await apiRequest.call(context, 'GET', list.endpoint, { qs })) as unknown as Page;
 }
 
 function listSource(context: IPollFunctions, list: EventList, qs: IDataObject, perPage = PER_PAGE_MAX): ListSource {

@@ -1,12 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	ILoadOptionsFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-export type OmnichannelContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+/**
+ * Every n8n context that calls the API: the action node's run, a list search
+ * in the editor, the webhook trigger's registration hooks, and a poll. Each
+ * offers what the transport uses (getNode, getCredentials,
+ * helpers.httpRequestWithAuthentication).
+ */
+export type OmnichannelContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IPollFunctions;
 
 export interface ApiRequestOptions {
 	qs?: IDataObject;
