@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { simplifyRecord } from '../shared/simplifiedRecords';
-import { apiRequest, PER_PAGE_MAX } from '../shared/transport';
+import { listPage, PER_PAGE_MAX } from '../shared/transport';
 import { isCovered, moveCursor, newestPoint, oldestFirst, takeOldest, timestampMs } from './cursor';
 import type { Cursor, Keyed } from './cursor';
 import { eventList } from './events';
@@ -10,21 +10,18 @@ import type { EventList } from './events';
 import { readConfig } from './parameters';
 import type { PollConfig } from './parameters';
 import { scanAfter } from './scan';
-import type { ListSource, Page } from './scan';
+import type { ListSource } from './scan';
 import { exclusive, readState, sameCursor, writeState } from './state';
 import type { PollState } from './state';
 
 /** Fetch Test Event looks at most this many pages for a record that passes the node's filters. */
 const TEST_EVENT_PAGES = 3;
 
-async function getList(context: IPollFunctions, list: EventList, qs: IDataObject): Promise<Page> {
-	return (await apiRequest.call(context, 'GET', list.endpoint, { qs })) as unknown as Page;
-}
-
+/** The event's list as the scan, the first poll and Fetch Test Event read it: pages from the transport's listPage. */
 function listSource(context: IPollFunctions, list: EventList, qs: IDataObject, perPage = PER_PAGE_MAX): ListSource {
 	const node = context.getNode();
 	return {
-		fetchPage: async (page) => await getList(context, list, { ...qs, page, per_page: perPage }),
+		fetchPage: async (page) => await listPage.call(context, list.endpoint, qs, page, perPage),
 		identify: (record) => {
 			const id = record?.id;
 			const key = timestampMs(record?.[list.keyField]);

@@ -1,18 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ListPage } from '../shared/transport';
 import type { Cursor, Keyed } from './cursor';
 import { isCovered } from './cursor';
 
-/** One page of a list endpoint (api.md §2), as far as the scan reads it. */
-export interface Page {
-	data?: IDataObject[];
-	has_next?: boolean;
-	total?: number;
-}
-
 export interface ListSource {
-	/** Page `page` (1-based) of the list, newest first, 500 records a page. */
-	fetchPage(page: number): Promise<Page>;
+	/** Page `page` (1-based) of the list, newest first (transport's listPage). */
+	fetchPage(page: number): Promise<ListPage>;
 	/** The record's id and key (ms); throws when the record has none. */
 	identify(record: IDataObject): { id: string; key: number };
 }
@@ -38,8 +32,10 @@ interface Pass {
 }
 
 /**
- * Reads the list from the newest record down to the cursor. Page numbers are
- * not a snapshot (contract.md §2), so what changes while we page is checked:
+ * Reads the list from the newest record down to the cursor, one page after
+ * another. Return All (transport/pagination.ts) reads every page and only
+ * drops repeats; a poll must not miss a record, and page numbers are not a
+ * snapshot (contract.md §2), so here what changes while we page is checked:
  * - records created or moved to the top (a conversation with a new message)
  *   push the rest down: a record shows up twice (kept once), and one that moved
  *   up from a page not read yet is now above page 1. A "top-up" pass then reads

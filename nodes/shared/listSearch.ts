@@ -1,8 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { channelTypeLabel } from './channelTypes';
-import { apiRequest } from './transport';
-import type { ListPage } from './transport';
+import { listPage } from './transport';
 
 /** Records per page of a list in the editor: quick to load, and more on scroll. */
 const SEARCH_PAGE_SIZE = 100;
@@ -13,6 +12,11 @@ function matches(filter: string | undefined, ...values: unknown[]): boolean {
 	return values.some((value) => typeof value === 'string' && value.toLowerCase().includes(needle));
 }
 
+/**
+ * One page of a searchable list in the editor; n8n hands `paginationToken`
+ * (the next page number) back when the user scrolls to the end. Pages are read
+ * as every list is (transport/pagination.ts), one at a time.
+ */
 async function searchPage(
 	context: ILoadOptionsFunctions,
 	endpoint: string,
@@ -21,9 +25,7 @@ async function searchPage(
 	toItem: (record: IDataObject) => INodeListSearchItems | undefined,
 ): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken) || 1;
-	const response = (await apiRequest.call(context, 'GET', endpoint, {
-		qs: { ...qs, page, per_page: SEARCH_PAGE_SIZE },
-	})) as unknown as ListPage;
+	const response = await listPage.call(context, endpoint, qs, page, SEARCH_PAGE_SIZE);
 	const results = (response.data ?? []).map(toItem).filter((item): item is INodeListSearchItems => !!item);
 	return { results, paginationToken: response.has_next ? String(page + 1) : undefined };
 }

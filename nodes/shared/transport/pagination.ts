@@ -1,7 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequest } from './request';
-import type { OmnichannelContext } from './types';
+import type { ApiRequestOptions, OmnichannelContext } from './types';
+
+/**
+ * Lists of the API come in numbered pages (contract.md §2). Every reader of a
+ * list fetches its pages with `listPage`; what differs is which pages it reads
+ * and when it stops, and each reader says so where it lives:
+ * - `apiRequestAllItems` (below): Return All and Limit of the action node and
+ *   the webhook trigger's webhook list; page 1, then the rest in parallel;
+ * - `searchPage` in shared/listSearch.ts: one page per scroll of a list in the
+ *   editor, which hands the next page number back as its pagination token;
+ * - `scanAfter` in OmnichannelPollingTrigger/scan.ts: newest first down to the
+ *   poll's cursor, checking that the list did not change under it.
+ */
 
 /** api.md §4: per_page is 1 to 500. */
 export const PER_PAGE_MAX = 500;
@@ -13,6 +25,21 @@ export interface ListPage<T = IDataObject> {
 	last_page?: number;
 	current_page?: number;
 	total?: number;
+}
+
+/** Page `page` (1-based) of a list, `perPage` records a page (1 to PER_PAGE_MAX). */
+export async function listPage(
+	this: OmnichannelContext,
+	endpoint: string,
+	qs: IDataObject,
+	page: number,
+	perPage: number,
+	options: Pick<ApiRequestOptions, 'itemIndex' | 'maxRequestsPerSecond'> = {},
+): Promise<ListPage> {
+	return (await apiRequest.call(this, 'GET', endpoint, {
+		qs: { ...qs, page, per_page: perPage },
+		...options,
+	})) as unknown as ListPage;
 }
 
 export interface ListOptions {
@@ -42,11 +69,7 @@ export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
 	const perPage = limit === undefined ? PER_PAGE_MAX : Math.max(1, Math.min(PER_PAGE_MAX, limit));
 	const wanted = limit ?? Number.POSITIVE_INFINITY;
 	const fetchPage = async (page: number) =>
-		(await apiRequest.call(this, 'GET', endpoint, {
-			qs: { ...qs, page, per_page: perPage },
-			itemIndex,
-			maxRequestsPerSecond,
-		})) as unknown as ListPage<T>;
+		(await listPage.call(this, endpoint, qs, page, perPage, { itemIndex, maxRequestsPerSecond })) as ListPage<T>;
 
 	const records: T[] = [];
 	const seen = new Set<unknown>();
