@@ -14,10 +14,12 @@ import type {
 
 import { receiveDelivery } from './delivery';
 import type { ServiceEvent } from './delivery';
+import { markStarted } from './eventsInProcess';
 import { dataOf, firstRunOf } from './executionStep';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
 import { outputsDataOnly, triggerProperties } from './parameters';
 import { signingKey } from './signature';
+import { kindOf, triggerKey } from './webhookState';
 
 export class OmnichannelTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,13 +27,10 @@ export class OmnichannelTrigger implements INodeType {
 		name: 'omnichannelTrigger',
 		icon: { light: 'file:../../icons/omnichannel.svg', dark: 'file:../../icons/omnichannel.dark.svg' },
 		group: ['trigger'],
-		// 1.1 behaves exactly as 1. n8n evaluates an extra expression on every
-		// request to a version-1 webhook node (the binary-data option of its old
-		// body parser); from 1.1 on it does not, ~10 ms CPU less per delivery.
-		// 2: manual registration takes the signing secret from a credential
-		// (Omnichannel Webhook Signing Secret API) instead of a node parameter.
-		version: [1, 1.1, 2],
-		defaultVersion: 2,
+		// 2, not 1: n8n evaluates an extra expression on every request to a
+		// version-1 webhook node (the binary-data option of its old body
+		// parser), about 10 ms of CPU per delivery.
+		version: 2,
 		subtitle:
 			'={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).concat($parameter["otherEvents"] ? [$parameter["otherEvents"]] : []).join(", ") }}',
 		// n8n's node creator shows one entry for the action node and this trigger,
@@ -47,13 +46,8 @@ export class OmnichannelTrigger implements INodeType {
 		credentials: [
 			// Automatic registration's; manual registration makes no API call.
 			{ name: 'omnichannelApi', required: false },
-			{
-				// Manual registration's, from version 2 (before: the Signing Secret parameter).
-				name: 'omnichannelWebhookSigningApi',
-				required: false,
-				testedBy: 'omnichannelWebhookSigningSecret',
-				displayOptions: { show: { '@version': [2] } },
-			},
+			// Manual registration's.
+			{ name: 'omnichannelWebhookSigningApi', required: false, testedBy: 'omnichannelWebhookSigningSecret' },
 		],
 		webhooks: [
 			{
@@ -118,9 +112,13 @@ export class OmnichannelTrigger implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const dataOnly = outputsDataOnly(this);
 		const output: INodeExecutionData[] = [];
+		const trigger = triggerKey(this, kindOf(this));
 		for (const [index, item] of this.getInputData().entries()) {
 			const event = item.json as ServiceEvent;
-			if ((await firstRunOf(this, event.id)) === 'duplicate') {
+			const verdict = await firstRunOf(this, event.id);
+			// The execution exists: later copies reaching this process start none.
+			markStarted(trigger, event.id);
+			if (verdict === 'duplicate') {
 				this.addExecutionHints({
 					message: `Event ${event.id} already ran in an earlier execution: this copy ran nothing downstream.`,
 					location: 'outputPane',

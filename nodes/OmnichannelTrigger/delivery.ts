@@ -1,11 +1,11 @@
 import type { KeyObject } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { acceptOnce } from './deduplication';
+import { admitDelivery } from './eventsInProcess';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
 import { eventFilters, manualSecret, usesManualRegistration } from './parameters';
-import { checkSignature, verificationKey } from './signature';
+import { checkSignature, clockSkewWarning, verificationKey } from './signature';
 import type { SignedDelivery } from './signature';
 import { currentWebhook, kindOf, triggerKey } from './webhookState';
 import type { WebhookKind } from './webhookState';
@@ -21,7 +21,7 @@ export interface ServiceEvent extends IDataObject {
  * Answers the request ourselves: no execution starts. The text names the
  * failed check only, never the secret or the expected signature.
  */
-function refuse(context: IWebhookFunctions, status: 400 | 401, reason: string): IWebhookResponseData {
+function refuse(context: IWebhookFunctions, status: 400 | 401 | 409, reason: string): IWebhookResponseData {
 	const response = context.getResponseObject();
 	response.writeHead(status, { 'Content-Type': 'application/json' });
 	response.end(JSON.stringify({ error: reason }));
@@ -42,7 +42,7 @@ function header(context: IWebhookFunctions, name: string): string | undefined {
  * The bytes that were signed, exactly as received, whatever the content type.
  * n8n reads the body for JSON, text, form and XML content types and keeps the
  * bytes in `rawBody`; for any other type (octet-stream, none) webhook nodes
- * from version 1.1 on get the body unread, and `readRawBody` reads it.
+ * (this one is version 2) get the body unread, and `readRawBody` reads it.
  */
 async function signedBytes(context: IWebhookFunctions): Promise<Buffer> {
 	const request = context.getRequestObject() as { rawBody?: unknown; readRawBody?: () => Promise<void> };
@@ -73,7 +73,7 @@ async function deliveryKey(context: IWebhookFunctions, kind: WebhookKind, trigge
 function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): string {
 	const where = `Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''}`;
 	if (usesManualRegistration(context)) {
-		return `${where} refused a delivery (401): it has no valid signing secret. Enter the webhook's secret (whsec_…) in its Omnichannel Webhook Signing Secret credential (node versions before 2: in the node) and save.`;
+		return `${where} refused a delivery (401): it has no valid signing secret. Enter the webhook's secret (whsec_…) in its Omnichannel Webhook Signing Secret credential and save.`;
 	}
 	if (kind === 'test') {
 		return `${where} refused a test delivery (401): no test webhook is registered. Select "Listen for test event" again.`;
@@ -101,7 +101,12 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		signature: header(context, 'x-service-webhook-signature'),
 		rawBody: await signedBytes(context),
 	};
-	const failure = checkSignature(delivery, key, Math.floor(Date.now() / 1000));
+	const nowSeconds = Math.floor(Date.now() / 1000);
+	const failure = checkSignature(delivery, key, nowSeconds);
+	if (failure === 'stale timestamp') {
+		const warning = clockSkewWarning(trigger, delivery.timestamp, nowSeconds);
+		if (warning) context.logger.warn(`Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''}: ${warning}`);
+	}
 	if (failure) return refuse(context, 401, failure);
 
 	const event = parseEvent(delivery.rawBody);
@@ -114,7 +119,11 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	// checkSignature refuses deliveries without the id header; contract.md §7
 	// makes it the event's id, and the execution's ledger check reads the body.
 	if (event.id !== delivery.id) return refuse(context, 400, 'event id does not match X-Service-Webhook-Id');
-	if (!acceptOnce(trigger, event.id)) return skip('duplicate');
+	const admission = admitDelivery(trigger, event.id);
+	if (admission === 'started') return skip('duplicate');
+	// Not a 2xx: should n8n fail to create that copy's execution, this one,
+	// retried by the sender, still runs.
+	if (admission === 'starting') return refuse(context, 409, 'a copy of this event is being started; retry later');
 
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).

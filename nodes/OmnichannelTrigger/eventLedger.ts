@@ -1,40 +1,38 @@
-import { sleep } from 'n8n-workflow';
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
+import { acquireLock, IncompatibleLockRow, LOCK_TIMING } from './ledgerLock';
+import type { LockTiming } from './ledgerLock';
+
 /**
- * Second line of exactly-once: the event ids that started a downstream run,
- * kept in n8n's own database with its de-duplication helpers, checked as the
- * first step of every execution the trigger starts. It is what survives a
+ * The event ledger, in n8n's database: the ids of the events that started a
+ * downstream run, kept with n8n's own de-duplication helpers and checked as
+ * the first step of every execution the trigger starts. It is what survives a
  * restart and what every n8n process shares: in queue mode a worker starts an
  * execution with empty static data, and what a webhook run writes to static
- * data is dropped when it starts an execution (see the README, Queue mode).
+ * data is dropped when it starts an execution (see docs/trigger.md, Queue
+ * mode).
  *
  * n8n's helpers read a row, compute in JavaScript and write the row back,
  * with no transaction: two executions checking at once could both pass, and
  * one could drop the other's id. So every check runs under a lock:
- * - between the executions of this process, one check at a time per
- *   workflow, with the ids that arrive meanwhile checked together next;
- * - between processes, a row that only one can create. The helpers insert a
- *   row when there is none (the database refuses a second insert) and report
- *   the value as new only then; deleting the row releases it.
+ * - between the executions of this process, one check at a time per trigger
+ *   node, with the ids that arrive meanwhile checked together next;
+ * - between processes, the lock of ledgerLock.ts.
  */
 
 /** The window: the newest ids, in the node's own row (scope "node"). */
 export const LEDGER_ENTRIES = 40_000;
 const WINDOW: ICheckProcessedOptions = { mode: 'entries', maxEntries: LEDGER_ENTRIES };
-/**
- * The lock: the workflow's row (scope "workflow"), holding one number. With
- * "latestIncrementalKey" a value equal to the stored one is "processed", so
- * only the call that created the row sees it as new.
- */
-const LOCK: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
-const LOCK_VALUE = 1;
-/** A lock held longer was left by a process that died while holding it (a holder needs milliseconds). */
-export const LOCK_STALE_MS = 10_000;
-/** Past this, the check runs without the lock and says so in the log. */
-const LOCK_GIVE_UP_MS = 60_000;
+/** A batch whose lock was taken over before its window write is checked again, at most this often. */
+const MAX_LOCK_LOSSES = 3;
 
 export type LedgerHelpers = Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'clearAllProcessedItems'>;
+
+/** The lock's timing: LOCK_TIMING, shorter in tests. */
+let lockTiming: LockTiming = LOCK_TIMING;
+export function setLockTiming(timing: LockTiming): void {
+	lockTiming = timing;
+}
 
 export interface LedgerLog {
 	warn(message: string): void;
@@ -55,51 +53,30 @@ export interface LedgerOwner {
 /** This process's checks, per trigger node: one at a time, the ids waiting meanwhile checked together. */
 const queues = new Map<string, Queue>();
 
-/** A row of the workflow scope holds another mode: a Remove Duplicates node with scope "Workflow". */
-const isIncompatibleMode = (error: unknown): boolean =>
-	error instanceof Error && /incompatible setting/i.test(error.message);
-
-async function acquireLock(helpers: LedgerHelpers, log: LedgerLog): Promise<boolean> {
-	const started = Date.now();
-	let clearedStale = false;
-	for (;;) {
-		try {
-			const { new: created } = await helpers.checkProcessedAndRecord([LOCK_VALUE], 'workflow', LOCK);
-			if (created.length > 0) return true;
-		} catch (error) {
-			if (isIncompatibleMode(error)) {
-				log.warn(
-					'Omnichannel Trigger: the workflow-wide de-duplication data holds values of another node (a Remove Duplicates node with scope "Workflow"?); events are checked without the cross-process lock. Use scope "Node" in that node.',
-				);
-				return false;
-			}
-			// Another process created the row first: the lock is taken.
-		}
-		const waited = Date.now() - started;
-		if (!clearedStale && waited > LOCK_STALE_MS) {
-			clearedStale = true;
-			await helpers.clearAllProcessedItems('workflow', LOCK);
-			continue;
-		}
-		if (waited > LOCK_GIVE_UP_MS) {
-			log.warn('Omnichannel Trigger: the de-duplication lock stayed taken for 60 s; this event is checked without it.');
-			return false;
-		}
-		await sleep(5 + Math.floor(Math.random() * 20));
-	}
-}
+const INCOMPATIBLE_ROW_WARNING =
+	'Omnichannel Trigger: the workflow-wide de-duplication data holds values of another node (a Remove Duplicates node with scope "Workflow"?); events are checked without the cross-process lock. Use scope "Node" in that node.';
 
 /** Checks a batch of ids (in arrival order) in one read and write of the window. */
 async function checkUnderLock(helpers: LedgerHelpers, eventIds: string[], log: LedgerLog): Promise<Verdict[]> {
-	const locked = await acquireLock(helpers, log);
-	try {
-		const distinct = [...new Set(eventIds)];
-		const { new: fresh } = await helpers.checkProcessedAndRecord(distinct, 'node', WINDOW);
-		const firsts = new Set(fresh.map(String));
-		// A second copy within the batch is a duplicate of the first.
-		return eventIds.map((id) => (firsts.delete(id) ? 'first' : 'duplicate'));
-	} finally {
-		if (locked) await helpers.clearAllProcessedItems('workflow', LOCK);
+	for (let losses = 0; ; losses++) {
+		let lock;
+		try {
+			lock = await acquireLock(helpers, log, lockTiming);
+		} catch (error) {
+			if (!(error instanceof IncompatibleLockRow)) throw error;
+			log.warn(INCOMPATIBLE_ROW_WARNING);
+		}
+		try {
+			// Taken over while this process was slow: writing now could drop or pass an id twice.
+			if (lock && !lock.held && losses < MAX_LOCK_LOSSES) continue;
+			const distinct = [...new Set(eventIds)];
+			const { new: fresh } = await helpers.checkProcessedAndRecord(distinct, 'node', WINDOW);
+			const firsts = new Set(fresh.map(String));
+			// A second copy within the batch is a duplicate of the first.
+			return eventIds.map((id) => (firsts.delete(id) ? 'first' : 'duplicate'));
+		} finally {
+			await lock?.release();
+		}
 	}
 }
 

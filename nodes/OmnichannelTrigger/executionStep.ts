@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { seedRun } from '../shared/runSeed';
 import { recordEvent } from './eventLedger';
 import type { Verdict } from './eventLedger';
 import type { ServiceEvent } from './delivery';
@@ -8,13 +9,22 @@ import { kindOf } from './webhookState';
 let warnedNoHelpers = false;
 
 /**
- * The ledger verdict for one event in this execution. Test executions ("listen
+ * Whether this execution runs the event downstream. Test executions ("listen
  * for test event") are not recorded: they must not hide a later production
  * delivery of the same event. An n8n without the database de-duplication
  * helpers (before 1.70) runs every execution, and the log says so once.
+ *
+ * n8n's Retry (mode "retry") of a failed or crashed execution runs this step
+ * again when it had not finished. The event is recorded by then, yet the
+ * user asked for exactly this execution to run again: it runs. Retry is
+ * offered only for executions that failed or crashed, never for one that
+ * ended as a duplicate, and sends downstream keep their keys (below).
  */
 export async function firstRunOf(context: IExecuteFunctions, eventId: string): Promise<Verdict> {
 	if (kindOf(context) === 'test') return 'first';
+	// Every execution of this event derives its sends' default keys from the
+	// event, so no retry of it, however n8n rebuilt it, sends a message twice.
+	seedRun(context, `event:${eventId}`, true);
 	const helpers = context.helpers as Partial<IExecuteFunctions['helpers']>;
 	if (typeof helpers.checkProcessedAndRecord !== 'function' || typeof helpers.clearAllProcessedItems !== 'function') {
 		if (!warnedNoHelpers) {
@@ -30,7 +40,8 @@ export async function firstRunOf(context: IExecuteFunctions, eventId: string): P
 		clearAllProcessedItems: helpers.clearAllProcessedItems.bind(helpers),
 	};
 	const owner = { workflowId: context.getWorkflow().id ?? '', nodeId: context.getNode().id };
-	return await recordEvent(ledgerHelpers, owner, eventId, context.logger);
+	const verdict = await recordEvent(ledgerHelpers, owner, eventId, context.logger);
+	return verdict === 'duplicate' && context.getMode() === 'retry' ? 'first' : verdict;
 }
 
 /** Output Data Only: the message or contact of the event. */

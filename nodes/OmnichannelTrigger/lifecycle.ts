@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 
 import { apiRequest, apiRequestAllItems } from '../shared/transport';
@@ -6,7 +6,8 @@ import { sameEvents } from './events';
 import { manualSigningKey, requireCredential, subscribedEvents, usesManualRegistration } from './parameters';
 import { signingKey } from './signature';
 import type { RegisteredWebhook, WebhookKind } from './webhookState';
-import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook } from './webhookState';
+import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from './webhookState';
+import { BoundedMap } from '../shared/boundedMap';
 
 /** The webhook management API of contract.md §6. */
 interface ServiceWebhook extends IDataObject {
@@ -59,6 +60,38 @@ async function removeAtService(context: IHookFunctions, id: string): Promise<boo
 }
 
 /**
+ * n8n re-registers a trigger whose parameters, credentials or version
+ * changed when the workflow is published again, and tears down before it
+ * adds: `delete` runs, then `checkExists` and `create`, about a second later.
+ * `delete` cannot tell that from unpublishing. Removing the webhook there
+ * would lose the events created in between and every retry the service
+ * still owes it. So a production webhook is retired instead: it stays at the
+ * service for RETIRE_GRACE_MS, and is removed then unless an activation of
+ * the same trigger in this process claimed it meanwhile (publish and
+ * unpublish run in one n8n process: main, the leader in queue mode).
+ */
+export const RETIRE_GRACE_MS = 15_000;
+
+/** Process memory: per trigger, the webhook retired and waiting for its removal. */
+const retiring = new BoundedMap<string, { id: string }>(256);
+
+function retire(context: IHookFunctions, trigger: string, webhook: RegisteredWebhook): void {
+	const entry = { id: webhook.id };
+	retiring.set(trigger, entry);
+	void (async () => {
+		await sleep(RETIRE_GRACE_MS);
+		if (retiring.get(trigger) !== entry) return;
+		retiring.delete(trigger);
+		await removeAtService(context, entry.id);
+	})();
+}
+
+/** An activation keeps the trigger's webhook: it is no longer retiring. */
+function claim(trigger: string): void {
+	retiring.delete(trigger);
+}
+
+/**
  * Removes a webhook we no longer want (other URL or events, inactive, or the
  * node switched to manual registration) and forgets it. Should the removal
  * fail, the leftover's deliveries are refused, as its secret is forgotten.
@@ -75,7 +108,7 @@ async function discard(context: IHookFunctions, kind: WebhookKind, webhook: Regi
  * so they go before we create the one we keep. Listing needs webhooks:read;
  * without it this cleanup is skipped.
  */
-async function removeUnverifiable(context: IHookFunctions, url: string): Promise<void> {
+async function removeUnverifiable(context: IHookFunctions, url: string, kept?: string): Promise<void> {
 	let webhooks: ServiceWebhook[];
 	try {
 		webhooks = (await apiRequestAllItems.call(context, '/webhooks')) as ServiceWebhook[];
@@ -84,13 +117,13 @@ async function removeUnverifiable(context: IHookFunctions, url: string): Promise
 		return;
 	}
 	for (const webhook of webhooks) {
-		if (webhook.url === url && typeof webhook.id === 'string') await removeAtService(context, webhook.id);
+		if (webhook.url === url && typeof webhook.id === 'string' && webhook.id !== kept) await removeAtService(context, webhook.id);
 	}
 }
 
 /**
  * Removes the webhook automatic registration made, after a switch to manual.
- * Manual registration needs no API key (from version 2 the node may have
+ * Manual registration needs no API key (the node may have
  * none): then only the node forgets it, and the log says what to delete.
  */
 async function discardAfterSwitch(context: IHookFunctions, kind: WebhookKind, stored: RegisteredWebhook): Promise<void> {
@@ -118,11 +151,8 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 	requireCredential(this, 'omnichannelApi', 'Automatic registration needs an Omnichannel API credential');
 	const url = webhookUrl(this);
 	const events = subscribedEvents(this);
-	if (!stored) return false;
-	if (stored.url !== url || !sameEvents(stored.events, events)) {
-		await discard(this, kind, stored);
-		return false;
-	}
+	// Another URL or other events: create replaces it, after the new one exists.
+	if (!stored || stored.url !== url || !sameEvents(stored.events, events)) return false;
 
 	const remote = await lookUp(this, stored.id);
 	if (remote === 'gone') {
@@ -130,13 +160,18 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 		rememberWebhook(this, kind, undefined);
 		return false;
 	}
-	// Replaced when it differs, or is inactive (it delivers nothing and the API
-	// cannot reactivate it), or cannot be looked at (a key with webhooks:write
-	// but not webhooks:read): only then is it sure that ours exists.
-	if (remote === 'unreadable' || remote.url !== url || !sameEvents(remote.events, events) || remote.is_active === false) {
-		await discard(this, kind, stored);
+	if (remote === 'unreadable') {
+		// A key with webhooks:write but not webhooks:read: replacing the webhook
+		// on every activation would drop the retries the service owes it, so the
+		// registration we hold is trusted. The log says what that costs.
+		this.logger.info(
+			`Omnichannel Trigger "${this.getNode().name}": the API key cannot read webhooks (webhooks:read), so webhook ${stored.id} is kept without checking it still exists. Add the scope, or publish the workflow again after deleting the webhook in the dashboard.`,
+		);
+	} else if (remote.url !== url || !sameEvents(remote.events, events) || remote.is_active === false) {
+		// Changed at the service, or inactive (the API cannot reactivate it): replaced.
 		return false;
 	}
+	claim(triggerKey(this, kind));
 	return true;
 }
 
@@ -150,7 +185,8 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	const kind = kindOf(this);
 	const workflow = this.getWorkflow();
 	const description = `n8n workflow ${workflow.id ?? ''}, node "${this.getNode().name}"${kind === 'test' ? ' (test URL)' : ''}`;
-	await removeUnverifiable(this, url);
+	const replaced = registeredWebhook(this.getWorkflowStaticData('node'), kind);
+	await removeUnverifiable(this, url, replaced?.id);
 
 	const created = (await apiRequest.call(this, 'POST', '/webhooks', {
 		body: { url, events, description },
@@ -165,16 +201,29 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 		);
 	}
 	rememberWebhook(this, kind, { id: created.id, secret: created.secret, url, events });
+	// The new webhook exists: only now does the one it replaces go.
+	claim(triggerKey(this, kind));
+	if (replaced && replaced.id !== created.id) await removeAtService(this, replaced.id);
 	return true;
 }
 
-/** Also called by n8n after a failed create: nothing stored is fine. */
+/**
+ * Unpublishing, and the first half of republishing (see RETIRE_GRACE_MS).
+ * Also called by n8n after a failed create: nothing stored is fine.
+ */
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
 	const url = this.getNodeWebhookUrl('default');
 	const kind = url ? kindRegisteredFor(data, url) : undefined;
 	const stored = kind ? registeredWebhook(data, kind) : undefined;
 	if (!kind || !stored) return true;
+	if (kind === 'production') {
+		// Stays remembered: a republish reuses it; otherwise the next activation
+		// finds it gone (or still there, should n8n stop within the grace).
+		retire(this, triggerKey(this, kind), stored);
+		return true;
+	}
+	// A test webhook is never republished: removed at once.
 	// On failure it stays remembered, so the next activation reuses or removes it.
 	if (!(await removeAtService(this, stored.id))) return false;
 	rememberWebhook(this, kind, undefined);

@@ -60,29 +60,17 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'Manual',
 				value: 'manual',
 				description:
-					'You create the webhook in the dashboard and paste its signing secret here. For API keys without webhooks:write.',
+					'You create the webhook in the dashboard and enter its signing secret in a credential. For API keys without webhooks:write.',
 			},
 		],
 	},
 	{
 		displayName:
-			"In the dashboard, create a webhook with this node's Production URL (under 'Webhook URLs' above) and the events chosen in 'Trigger On', then enter its signing secret: in an Omnichannel Webhook Signing Secret credential (or, in node versions before 2, below)",
+			"In the dashboard, create a webhook with this node's Production URL (under 'Webhook URLs' above) and the events chosen in 'Trigger On', then enter its signing secret in an Omnichannel Webhook Signing Secret credential",
 		name: 'manualRegistrationNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { registration: ['manual'] } },
-	},
-	{
-		displayName: 'Signing Secret',
-		name: 'signingSecret',
-		type: 'string',
-		typeOptions: { password: true },
-		required: true,
-		default: '',
-		placeholder: 'e.g. whsec_…',
-		description: 'The signing secret the dashboard showed when you created the webhook',
-		// Version 2 keeps it in a credential (stored encrypted, never exported with the workflow).
-		displayOptions: { show: { registration: ['manual'], '@version': [1, 1.1] } },
 	},
 	{
 		displayName: 'Options',
@@ -148,13 +136,10 @@ export function requireCredential(context: IHookFunctions | IWebhookFunctions, n
 	}
 }
 
-/** The manual registration's signing secret: a credential from version 2 on, a node parameter before. */
+/** The manual registration's signing secret, from its credential (stored encrypted, never exported with the workflow). */
 export async function manualSecret(context: IHookFunctions | IWebhookFunctions): Promise<unknown> {
-	if (context.getNode().typeVersion >= 2) {
-		requireCredential(context, 'omnichannelWebhookSigningApi', 'Manual registration needs an Omnichannel Webhook Signing Secret API credential');
-		return (await context.getCredentials<{ signingSecret?: string }>('omnichannelWebhookSigningApi')).signingSecret;
-	}
-	return context.getNodeParameter('signingSecret', '');
+	requireCredential(context, 'omnichannelWebhookSigningApi', 'Manual registration needs an Omnichannel Webhook Signing Secret API credential');
+	return (await context.getCredentials<{ signingSecret?: string }>('omnichannelWebhookSigningApi')).signingSecret;
 }
 
 /** The HMAC key of the pasted secret; throws (without quoting it) when it is malformed. */

@@ -1,6 +1,8 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'crypto';
 import type { KeyObject } from 'crypto';
 
+import { BoundedMap } from '../shared/boundedMap';
+
 /** contract.md §7: deliveries more than 300 s from our clock are refused. */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
@@ -32,9 +34,8 @@ export function signingKey(secret: string): Buffer | undefined {
 	return key.length > 0 ? key : undefined;
 }
 
-/** Key objects of the secrets this process verifies with, newest last. */
-const verificationKeys = new Map<string, KeyObject>();
-const MAX_VERIFICATION_KEYS = 64;
+/** Process memory: key objects of the secrets this process verifies with. */
+const verificationKeys = new BoundedMap<string, KeyObject>(64);
 
 /**
  * The signing key as a key object, made once per secret. Given a raw key,
@@ -48,7 +49,6 @@ export function verificationKey(secret: string): KeyObject | undefined {
 	if (!raw) return undefined;
 	const key = createSecretKey(raw);
 	verificationKeys.set(secret, key);
-	if (verificationKeys.size > MAX_VERIFICATION_KEYS) verificationKeys.delete(verificationKeys.keys().next().value as string);
 	return key;
 }
 
@@ -79,4 +79,24 @@ export function checkSignature(
 		if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
 	}
 	return matched ? undefined : 'no matching signature';
+}
+
+/** Process memory: when each trigger last logged a clock-skew refusal. */
+const skewWarnedAt = new BoundedMap<string, number>(256);
+const SKEW_WARNING_INTERVAL_MS = 60_000;
+
+/**
+ * The log line for a delivery refused for its timestamp, at most once a
+ * minute per trigger; undefined otherwise. Every retry carries a fresh
+ * timestamp, so a clock that is off refuses every delivery until the sender
+ * gives up: the log is the only place that says why.
+ */
+export function clockSkewWarning(trigger: string, timestamp: string | undefined, nowSeconds: number, nowMs = Date.now()): string | undefined {
+	if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return undefined;
+	const last = skewWarnedAt.get(trigger);
+	if (last !== undefined && nowMs - last < SKEW_WARNING_INTERVAL_MS) return undefined;
+	skewWarnedAt.set(trigger, nowMs);
+	const skew = nowSeconds - Number(timestamp);
+	const direction = skew > 0 ? 'behind' : 'ahead of';
+	return `refused a delivery signed ${Math.abs(skew)} s ${direction} this server's clock (at most ${TIMESTAMP_TOLERANCE_SECONDS} s are accepted). Every retry is refused the same way until the clocks agree: synchronise the n8n host's clock (NTP).`;
 }

@@ -1,4 +1,6 @@
-import type { GenericValue, IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { BoundedMap } from '../shared/boundedMap';
 
 /**
  * The test URL ("listen for event") and the production URL each get their own
@@ -21,11 +23,6 @@ interface KindState extends IDataObject {
 	webhook?: RegisteredWebhook;
 	/** When `webhook` was last set or cleared (ms): orders copies of static data. */
 	webhookChangedAt?: number;
-	/**
-	 * Seen event ids, kept here by earlier builds (now in n8n's de-duplication
-	 * store, see eventLedger.ts); dropped at the next registration change.
-	 */
-	recentEventIds?: string | GenericValue[];
 }
 
 interface Change {
@@ -44,8 +41,7 @@ const KINDS: WebhookKind[] = ['production', 'test'];
  * brings the old registration back. Runs in this process then still verify
  * with the new secret and write it back (see currentWebhook).
  */
-const changesInThisProcess = new Map<string, Change>();
-const MAX_REMEMBERED = 256;
+const changesInThisProcess = new BoundedMap<string, Change>(256);
 
 /** n8n runs test webhooks (create, deliveries) in "manual" mode. */
 export function kindOf(context: TriggerContext): WebhookKind {
@@ -91,13 +87,9 @@ export function registeredWebhook(data: IDataObject, kind: WebhookKind): Registe
 
 export function rememberWebhook(context: IHookFunctions, kind: WebhookKind, webhook: RegisteredWebhook | undefined): void {
 	const change: Change = { webhook, at: Date.now() };
-	updateSlot(context.getWorkflowStaticData('node'), kind, { webhook, webhookChangedAt: change.at, recentEventIds: undefined });
+	updateSlot(context.getWorkflowStaticData('node'), kind, { webhook, webhookChangedAt: change.at });
 	const key = triggerKey(context, kind);
-	changesInThisProcess.delete(key);
 	changesInThisProcess.set(key, change);
-	if (changesInThisProcess.size > MAX_REMEMBERED) {
-		changesInThisProcess.delete(changesInThisProcess.keys().next().value as string);
-	}
 }
 
 /**

@@ -1,0 +1,155 @@
+import { sleep } from 'n8n-workflow';
+import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
+
+/**
+ * The cross-process lock around the event ledger, kept in n8n's database: the
+ * workflow-scope row of n8n's de-duplication store, in mode
+ * "latestIncrementalKey", holding one number, the holder's stamp: when it last
+ * proved it is alive (ms × 1000 plus a random part, so no two stamps match).
+ *
+ * n8n's helpers offer one atomic step only: creating a row (the database
+ * refuses a second). Every other call reads the row, compares in JavaScript
+ * and writes it back. So:
+ * - a try sends 0 and a value a little older than any live holder's stamp:
+ *   only the call that creates the row sees both as new (it has the lock and
+ *   stamps it at once); on a live lock both are "processed" and nothing
+ *   changes, so waiting never refreshes a lock;
+ * - on a lock whose stamp is older than LockTiming.staleMs, the second value
+ *   is new: the lock is judged stale by its own age, and taken over when it
+ *   is still stale confirmStaleMs later (a holder renews far more often);
+ * - the holder renews its stamp every renewMs, so a slow holder (a busy
+ *   database, a full window) keeps its lock; one that could not renew for
+ *   half of staleMs stops counting itself as the holder before anyone could
+ *   judge its lock stale, and writes nothing more;
+ * - release deletes the row only while it still holds the holder's stamp, and
+ *   a failed release is logged: the verdicts stand.
+ */
+export type LockHelpers = Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'clearAllProcessedItems'>;
+
+export interface LockLog {
+	warn(message: string): void;
+}
+
+export interface LockTiming {
+	/** A stamp older than this is a lock whose holder died. */
+	staleMs: number;
+	/** A waiter sees a lock stale twice, this far apart, before it takes it over. */
+	confirmStaleMs: number;
+	/** How often a holder renews its stamp. */
+	renewMs: number;
+	/** Past this, the check runs without the lock and says so in the log. */
+	giveUpMs: number;
+}
+
+export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 1_000, giveUpMs: 120_000 };
+
+const LOCK: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
+
+const stampAt = (ms: number): number => ms * 1000 + Math.floor(Math.random() * 1000);
+
+/** A row of the workflow scope holds another mode: a Remove Duplicates node with scope "Workflow". */
+export const isIncompatibleMode = (error: unknown): boolean =>
+	error instanceof Error && /incompatible setting/i.test(error.message);
+
+export class IncompatibleLockRow extends Error {}
+
+export interface HeldLock {
+	/** False once another process took the lock over: the holder must not write. */
+	readonly held: boolean;
+	release(): Promise<void>;
+}
+
+type Attempt = 'acquired' | 'taken' | 'stale';
+
+async function attempt(helpers: LockHelpers, timing: LockTiming): Promise<Attempt> {
+	const olderThanLive = stampAt(Date.now() - timing.staleMs) - 1000;
+	try {
+		const { new: fresh } = await helpers.checkProcessedAndRecord([0, olderThanLive], 'workflow', LOCK);
+		if (fresh.length === 2) return 'acquired';
+		return fresh.length === 1 ? 'stale' : 'taken';
+	} catch (error) {
+		if (isIncompatibleMode(error)) throw new IncompatibleLockRow();
+		// Another process created the row first: the lock is taken.
+		return 'taken';
+	}
+}
+
+/**
+ * Acquires the lock; resolves to undefined when it gave up (logged) so the
+ * caller checks without it. Throws IncompatibleLockRow when the row belongs to
+ * another node.
+ */
+export async function acquireLock(helpers: LockHelpers, log: LockLog, timing: LockTiming = LOCK_TIMING): Promise<HeldLock | undefined> {
+	const started = Date.now();
+	let staleSince: number | undefined;
+	for (;;) {
+		const result = await attempt(helpers, timing);
+		if (result === 'acquired') return await holdLock(helpers, log, timing);
+		if (result === 'stale') {
+			staleSince ??= Date.now();
+			if (Date.now() - staleSince >= timing.confirmStaleMs) {
+				log.warn('Omnichannel Trigger: took over a de-duplication lock whose holder stopped renewing it (an n8n process that died while holding it).');
+				await helpers.clearAllProcessedItems('workflow', LOCK);
+				staleSince = undefined;
+				continue;
+			}
+		} else {
+			staleSince = undefined;
+		}
+		if (Date.now() - started > timing.giveUpMs) {
+			log.warn('Omnichannel Trigger: the de-duplication lock stayed taken for 2 minutes; this event is checked without it.');
+			return undefined;
+		}
+		await sleep(5 + Math.floor(Math.random() * 20));
+	}
+}
+
+/** Stamps the new lock at once, then renews it until released. */
+async function holdLock(helpers: LockHelpers, log: LockLog, timing: LockTiming): Promise<HeldLock> {
+	let stamp = 0;
+	let stampedAt = Date.now();
+	let held = true;
+	let releasing = false;
+	const renewStamp = async (): Promise<void> => {
+		const next = stampAt(Date.now());
+		try {
+			const { new: fresh } = await helpers.checkProcessedAndRecord([next], 'workflow', LOCK);
+			// A stamp newer than ours: another process took the lock over.
+			if (fresh.length === 0) held = false;
+			else [stamp, stampedAt] = [next, Date.now()];
+		} catch (error) {
+			log.warn(`Omnichannel Trigger: could not renew the de-duplication lock: ${(error as Error).message}`);
+		}
+		if (Date.now() - stampedAt > timing.staleMs / 2) held = false;
+	};
+	await renewStamp();
+	// The write in flight, if any; release waits for it, never for the sleep.
+	let renewal: Promise<void> | undefined;
+	void (async () => {
+		while (held && !releasing) {
+			await sleep(timing.renewMs);
+			if (releasing) return;
+			renewal = renewStamp();
+			await renewal;
+			renewal = undefined;
+		}
+	})();
+	return {
+		get held() {
+			return held && Date.now() - stampedAt <= timing.staleMs / 2;
+		},
+		async release() {
+			releasing = true;
+			await renewal;
+			if (!held) return;
+			try {
+				// Still ours while the row holds our stamp: one more is then new.
+				const { new: fresh } = await helpers.checkProcessedAndRecord([stamp + 1], 'workflow', LOCK);
+				if (fresh.length === 1) await helpers.clearAllProcessedItems('workflow', LOCK);
+			} catch (error) {
+				// The verdicts stand: a lock left behind is taken over once stale.
+				log.warn(`Omnichannel Trigger: could not release the de-duplication lock: ${(error as Error).message}`);
+			}
+		},
+	};
+}

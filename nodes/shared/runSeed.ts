@@ -1,0 +1,58 @@
+import type { IExecuteFunctions, IWorkflowExecutionCustomData } from 'n8n-workflow';
+
+/**
+ * The run seed: what the default client_request_id of every send in one run
+ * is derived from, kept in the execution's custom data (n8n's
+ * `$execution.customData`) under this key.
+ *
+ * n8n's Retry of a failed or crashed execution starts a NEW execution with a
+ * new id, but hands it the earlier execution's data, custom data included.
+ * A seed kept there therefore survives Retry: the sends that went out before
+ * the failure get the same keys again and the API answers them with the
+ * original messages instead of sending twice. A separate run (another manual
+ * run, the next schedule tick, the next event) starts with no custom data and
+ * seeds itself from its own execution id, so it sends again.
+ *
+ * The Omnichannel Trigger seeds executions it starts with the event id (see
+ * its execution step), so every execution of one event shares its keys: a
+ * crashed execution that n8n rebuilt without its custom data, retried, sends
+ * nothing twice either.
+ */
+export const RUN_SEED_KEY = 'omnichannel_run';
+
+type CustomDataHolder = { customData?: IWorkflowExecutionCustomData };
+
+/**
+ * The execution's custom data, or undefined where n8n offers none: versions
+ * before custom data reached node contexts, and contexts without an execution
+ * (n8n's getter throws there).
+ */
+function customDataOf(context: CustomDataHolder): IWorkflowExecutionCustomData | undefined {
+	try {
+		const customData = context.customData;
+		return typeof customData?.get === 'function' && typeof customData.set === 'function' ? customData : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Sets the run seed unless one is set; never fails the run (custom data holds at most 10 keys). */
+export function seedRun(context: CustomDataHolder, seed: string, replace = false): void {
+	const customData = customDataOf(context);
+	if (!customData) return;
+	try {
+		if (replace || !customData.get(RUN_SEED_KEY)) customData.set(RUN_SEED_KEY, seed);
+	} catch {
+		// n8n refused the value (manual mode throws where other modes log): keys fall back to the execution id.
+	}
+}
+
+/** The run seed of this execution (see RUN_SEED_KEY); undefined without an execution id. */
+export function runSeed(context: IExecuteFunctions): string | undefined {
+	const executionId = context.getExecutionId();
+	if (!executionId) return undefined;
+	const stored = customDataOf(context)?.get(RUN_SEED_KEY);
+	if (typeof stored === 'string' && stored !== '') return stored;
+	seedRun(context, executionId);
+	return executionId;
+}
