@@ -110,17 +110,20 @@ async function holdLock(helpers: LockHelpers, log: LockLog, timing: LockTiming):
 	let stampedAt = Date.now();
 	let held = true;
 	let releasing = false;
+	// Out of touch for half the stale age: another process may take the lock
+	// over soon, so this one writes nothing more, whatever a late renewal says.
+	const overdue = (): boolean => Date.now() - stampedAt > timing.staleMs / 2;
 	const renewStamp = async (): Promise<void> => {
 		const next = stampAt(Date.now());
 		try {
 			const { new: fresh } = await helpers.checkProcessedAndRecord([next], 'workflow', LOCK);
 			// A stamp newer than ours: another process took the lock over.
-			if (fresh.length === 0) held = false;
+			if (fresh.length === 0 || overdue()) held = false;
 			else [stamp, stampedAt] = [next, Date.now()];
 		} catch (error) {
 			log.warn(`Omnichannel Trigger: could not renew the de-duplication lock: ${(error as Error).message}`);
 		}
-		if (Date.now() - stampedAt > timing.staleMs / 2) held = false;
+		if (overdue()) held = false;
 	};
 	await renewStamp();
 	// The write in flight, if any; release waits for it, never for the sleep.
@@ -136,12 +139,12 @@ async function holdLock(helpers: LockHelpers, log: LockLog, timing: LockTiming):
 	})();
 	return {
 		get held() {
-			return held && Date.now() - stampedAt <= timing.staleMs / 2;
+			return held && !overdue();
 		},
 		async release() {
 			releasing = true;
 			await renewal;
-			if (!held) return;
+			if (!held || overdue()) return;
 			try {
 				// Still ours while the row holds our stamp: one more is then new.
 				const { new: fresh } = await helpers.checkProcessedAndRecord([stamp + 1], 'workflow', LOCK);

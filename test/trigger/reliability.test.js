@@ -1,0 +1,233 @@
+'use strict';
+// The trigger's answers to ordinary days, in-process: n8n failing to start an
+// execution, n8n's Retry, a slow or dead lock holder, a clock that is off.
+// The real-n8n fault suite proves the same end to end; these pin each rule.
+const { ProcessedDataTable } = require('../harness/trigger/processedData');
+
+const T0 = Date.UTC(2026, 0, 1);
+const quietLog = { warn: () => undefined };
+
+/** A module as one more n8n process has it: its own memory. */
+function fresh(path) {
+	let loaded;
+	jest.isolateModules(() => {
+		loaded = require(path);
+	});
+	return loaded;
+}
+
+const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('process memory of deliveries (eventsInProcess)', () => {
+	const { admitDelivery, markStarted, STARTING_MS, RETENTION_MS } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
+
+	test('a copy arriving while the first is being started is told to retry, not acknowledged', () => {
+		expect(admitDelivery('t1', 'evt_a', T0)).toBe('start');
+		expect(admitDelivery('t1', 'evt_a', T0 + 10)).toBe('starting');
+	});
+
+	test('a delivery n8n failed to start runs when the sender retries it', () => {
+		expect(admitDelivery('t2', 'evt_lost', T0)).toBe('start');
+		// No execution step ran: n8n answered 500. The sender retries after 5 s.
+		expect(admitDelivery('t2', 'evt_lost', T0 + 5_000)).toBe('start');
+		expect(STARTING_MS).toBeLessThan(5_000);
+	});
+
+	test('once the execution\'s first step ran here, copies are duplicates for the retention time', () => {
+		expect(admitDelivery('t3', 'evt_b', T0)).toBe('start');
+		markStarted('t3', 'evt_b', T0 + 50);
+		expect(admitDelivery('t3', 'evt_b', T0 + 60_000)).toBe('started');
+		expect(admitDelivery('t3', 'evt_b', T0 + 50 + RETENTION_MS + 1)).toBe('start');
+	});
+
+	test('each trigger has its own ids', () => {
+		markStarted('t4', 'evt_same', T0);
+		expect(admitDelivery('t5', 'evt_same', T0)).toBe('start');
+	});
+});
+
+describe('the run seed survives n8n\'s Retry (runSeed)', () => {
+	const { runSeed, seedRun, RUN_SEED_KEY } = fresh('../../nodes/shared/runSeed');
+
+	function execution(id, customData = {}) {
+		return {
+			getExecutionId: () => id,
+			customData: {
+				get: (key) => customData[key],
+				set: (key, value) => {
+					customData[key] = value;
+				},
+			},
+			data: customData,
+		};
+	}
+
+	test('a new execution seeds itself with its own id; Retry, with the same custom data, keeps it', () => {
+		const original = execution('101');
+		expect(runSeed(original)).toBe('101');
+		// n8n's Retry: a new execution id, the earlier execution's data.
+		const retry = execution('102', original.data);
+		expect(runSeed(retry)).toBe('101');
+		// A separate run: new id, no custom data.
+		expect(runSeed(execution('103'))).toBe('103');
+	});
+
+	test('the trigger\'s event seed wins over an id seed; without custom data the id is the seed', () => {
+		const run = execution('201');
+		seedRun(run, 'event:evt_1', true);
+		expect(run.data[RUN_SEED_KEY]).toBe('event:evt_1');
+		expect(runSeed(run)).toBe('event:evt_1');
+		expect(runSeed({ getExecutionId: () => '202' })).toBe('202');
+		const throwing = { getExecutionId: () => '203', get customData() { throw new Error('no run data'); } };
+		expect(runSeed(throwing)).toBe('203');
+	});
+});
+
+describe('the ledger lock (ledgerLock)', () => {
+	const TIMING = { staleMs: 400, confirmStaleMs: 120, renewMs: 40, giveUpMs: 10_000 };
+	const lockModule = () => fresh('../../nodes/OmnichannelTrigger/ledgerLock');
+
+	/** Helpers whose calls take `ms` longer: a busy database seen from one process. */
+	const slowed = (helpers, ms) => ({
+		checkProcessedAndRecord: async (...args) => {
+			await sleep(ms);
+			return await helpers.checkProcessedAndRecord(...args);
+		},
+		clearAllProcessedItems: async (...args) => await helpers.clearAllProcessedItems(...args),
+	});
+
+	test('a slow holder keeps its lock: a waiter that waited past the stale age does not take it over', async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		const holder = await lockModule().acquireLock(helpers, quietLog, TIMING);
+		let waiterHas = false;
+		const waiting = lockModule()
+			.acquireLock(helpers, quietLog, TIMING)
+			.then(async (lock) => {
+				waiterHas = true;
+				return lock;
+			});
+		// The holder works for three times the stale age, renewing as it goes.
+		await sleep(TIMING.staleMs * 3);
+		expect(holder.held).toBe(true);
+		expect(waiterHas).toBe(false);
+		await holder.release();
+		const waiter = await waiting;
+		expect(waiter.held).toBe(true);
+		await waiter.release();
+		expect(table.rows.has('wf|')).toBe(false);
+	});
+
+	test('a lock whose holder died is taken over once its own stamp is stale, not before', async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		// A holder that stamped its lock and then died (no renewals).
+		const stamp = Date.now() * 1000;
+		await helpers.checkProcessedAndRecord([stamp], 'workflow', { mode: 'latestIncrementalKey' });
+		const started = Date.now();
+		const warnings = [];
+		const lock = await lockModule().acquireLock(helpers, { warn: (message) => warnings.push(message) }, TIMING);
+		expect(lock.held).toBe(true);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(TIMING.staleMs);
+		expect(warnings.join('\n')).toMatch(/took over a de-duplication lock/);
+		await lock.release();
+	});
+
+	test('release deletes only the holder\'s own lock', async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		const holder = await lockModule().acquireLock(helpers, quietLog, TIMING);
+		// Another process took the lock over (its newer stamp is in the row).
+		await helpers.clearAllProcessedItems('workflow');
+		const thiefStamp = (Date.now() + 60_000) * 1000;
+		await helpers.checkProcessedAndRecord([thiefStamp], 'workflow', { mode: 'latestIncrementalKey' });
+		await holder.release();
+		expect(table.rows.get('wf|')?.data).toBe(thiefStamp);
+	});
+
+	test('a holder that cannot renew stops counting itself as the holder before its lock can look stale', async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		let stalled = false;
+		const stalling = {
+			checkProcessedAndRecord: async (...args) => {
+				// The database stops answering this process: calls hang past the stale age.
+				if (stalled) await sleep(TIMING.staleMs * 3);
+				return await helpers.checkProcessedAndRecord(...args);
+			},
+			clearAllProcessedItems: helpers.clearAllProcessedItems,
+		};
+		const lock = await lockModule().acquireLock(stalling, quietLog, TIMING);
+		expect(lock.held).toBe(true);
+		stalled = true;
+		await sleep(TIMING.staleMs / 2 + TIMING.renewMs * 3);
+		expect(lock.held).toBe(false);
+		// Its stamp is not stale yet: nobody could have taken the lock over before it stepped back.
+		expect(Date.now() * 1000 - table.rows.get('wf|').data).toBeLessThan(TIMING.staleMs * 1000);
+		await lock.release();
+		// Not the holder any more: the row is left for the stale rule.
+		expect(table.rows.has('wf|')).toBe(true);
+	});
+});
+
+describe('the event ledger under a slow holder (eventLedger)', () => {
+	const NODE = { workflowId: 'wf', nodeId: 'node-1' };
+	const TIMING = { staleMs: 400, confirmStaleMs: 120, renewMs: 40, giveUpMs: 10_000 };
+
+	test('copies checked while one process is slow pass once, and no id is dropped', async () => {
+		const table = new ProcessedDataTable(1);
+		const helpers = table.helpers('wf', 'node-1');
+		const slowHelpers = {
+			checkProcessedAndRecord: async (items, scope, options) => {
+				// The slow process's window write takes longer than the stale age.
+				if (scope === 'node') await sleep(TIMING.staleMs * 2);
+				return await helpers.checkProcessedAndRecord(items, scope, options);
+			},
+			clearAllProcessedItems: helpers.clearAllProcessedItems,
+		};
+		const slow = fresh('../../nodes/OmnichannelTrigger/eventLedger');
+		const quick = fresh('../../nodes/OmnichannelTrigger/eventLedger');
+		slow.setLockTiming(TIMING);
+		quick.setLockTiming(TIMING);
+		const ids = Array.from({ length: 6 }, (_, index) => `evt_${index}`);
+		const verdicts = await Promise.all([
+			...ids.map(async (id) => await slow.recordEvent(slowHelpers, NODE, id, quietLog)),
+			...ids.map(async (id) => { await sleep(50); return await quick.recordEvent(helpers, NODE, id, quietLog); }),
+		]);
+		expect(verdicts.filter((verdict) => verdict === 'first')).toHaveLength(ids.length);
+		// Every id is in the window: a later copy of any is a duplicate.
+		for (const id of ids) expect(await quick.recordEvent(helpers, NODE, id, quietLog)).toBe('duplicate');
+	});
+
+	test('a failed release is logged; the verdicts stand', async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		const ledger = fresh('../../nodes/OmnichannelTrigger/eventLedger');
+		ledger.setLockTiming(TIMING);
+		const warnings = [];
+		const failingRelease = {
+			checkProcessedAndRecord: helpers.checkProcessedAndRecord,
+			clearAllProcessedItems: async () => {
+				throw new Error('connection terminated');
+			},
+		};
+		expect(await ledger.recordEvent(failingRelease, NODE, 'evt_x', { warn: (message) => warnings.push(message) })).toBe('first');
+		expect(warnings.join('\n')).toMatch(/could not release the de-duplication lock: connection terminated/);
+	});
+});
+
+describe('clock skew (clockSkewWarning)', () => {
+	const { clockSkewWarning } = fresh('../../nodes/OmnichannelTrigger/signature');
+
+	test('says the measured skew and what to fix, at most once a minute per trigger', () => {
+		const now = 1_800_000_000;
+		const first = clockSkewWarning('trigger-a', String(now - 420), now, T0);
+		expect(first).toMatch(/420 s behind this server's clock/);
+		expect(first).toMatch(/at most 300 s/);
+		expect(first).toMatch(/NTP/);
+		expect(clockSkewWarning('trigger-a', String(now - 420), now, T0 + 59_000)).toBeUndefined();
+		expect(clockSkewWarning('trigger-b', String(now + 400), now, T0 + 59_000)).toMatch(/400 s ahead of/);
+		expect(clockSkewWarning('trigger-a', String(now - 420), now, T0 + 61_000)).toMatch(/420 s/);
+		expect(clockSkewWarning('trigger-c', 'not a number', now, T0)).toBeUndefined();
+	});
+});
