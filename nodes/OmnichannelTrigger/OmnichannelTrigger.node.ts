@@ -1,3 +1,21 @@
+/**
+ * Omnichannel Trigger: the service's signed webhook deliveries start one run
+ * per event, in one n8n process and in queue mode. Its files:
+ * - lifecycle.ts: creates, reuses and retires the webhook at the service as
+ *   n8n publishes and unpublishes the workflow;
+ * - delivery.ts and signature.ts: verify, parse and filter each delivery;
+ * - firstRun.ts: the execution's first step, which lets one execution per
+ *   event run downstream.
+ * What it keeps, where, and why:
+ * - registrationInStaticData.ts, the workflow's static data (with this
+ *   process's latest change in process memory): the webhook's id and signing
+ *   secret, which only the create call returns;
+ * - eventsInProcess.ts, process memory: the ids this process is starting or
+ *   started an execution for, so copies arriving together start one;
+ * - eventsInDatabase.ts, n8n's database (its de-duplication store): the ids
+ *   that ran downstream, shared by every process and kept across restarts,
+ *   checked under the lock of databaseLock.ts (the same store's workflow row).
+ */
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	ICredentialTestFunctions,
@@ -15,11 +33,11 @@ import type {
 import { receiveDelivery } from './delivery';
 import type { ServiceEvent } from './delivery';
 import { markStarted } from './eventsInProcess';
-import { dataOf, firstRunOf } from './executionStep';
+import { dataOf, firstRunOf } from './firstRun';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
 import { outputsDataOnly, triggerProperties } from './parameters';
-import { signingKey } from './signature';
-import { kindOf, triggerKey } from './webhookState';
+import { keyBytesOfSecret } from './signature';
+import { kindOf, triggerKey } from './registrationInStaticData';
 
 export class OmnichannelTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -72,7 +90,7 @@ export class OmnichannelTrigger implements INodeType {
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
 				const secret = credential.data?.signingSecret;
-				return typeof secret === 'string' && signingKey(secret.trim())
+				return typeof secret === 'string' && keyBytesOfSecret(secret.trim())
 					? { status: 'OK', message: 'The signing secret is well-formed' }
 					: {
 							status: 'Error',

@@ -4,11 +4,11 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { admitDelivery } from './eventsInProcess';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
-import { eventFilters, manualSecret, usesManualRegistration } from './parameters';
-import { checkSignature, clockSkewWarning, verificationKey } from './signature';
+import { eventFilters, manualSigningSecret, usesManualRegistration } from './parameters';
+import { checkSignature, clockSkewWarning, hmacKeyOfSecret } from './signature';
 import type { SignedDelivery } from './signature';
-import { currentWebhook, kindOf, triggerKey } from './webhookState';
-import type { WebhookKind } from './webhookState';
+import { currentWebhook, kindOf, triggerKey } from './registrationInStaticData';
+import type { WebhookKind } from './registrationInStaticData';
 
 /** contract.md §7: the body of every delivery. */
 export interface ServiceEvent extends IDataObject {
@@ -64,9 +64,9 @@ function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
 }
 
 /** Undefined when there is nothing to verify with: every delivery is then refused. */
-async function deliveryKey(context: IWebhookFunctions, kind: WebhookKind, trigger: string): Promise<KeyObject | undefined> {
-	const secret = usesManualRegistration(context) ? await manualSecret(context) : currentWebhook(context, kind, trigger)?.secret;
-	return typeof secret === 'string' ? verificationKey(secret.trim()) : undefined;
+async function hmacKeyForDelivery(context: IWebhookFunctions, kind: WebhookKind, trigger: string): Promise<KeyObject | undefined> {
+	const secret = usesManualRegistration(context) ? await manualSigningSecret(context) : currentWebhook(context, kind, trigger)?.secret;
+	return typeof secret === 'string' ? hmacKeyOfSecret(secret.trim()) : undefined;
 }
 
 /** What the log says when a delivery cannot be verified: why, and what repairs it. */
@@ -89,7 +89,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const kind = kindOf(context);
 	// Once per delivery: it reads the node, which n8n copies on every read.
 	const trigger = triggerKey(context, kind);
-	const key = await deliveryKey(context, kind, trigger);
+	const key = await hmacKeyForDelivery(context, kind, trigger);
 	if (!key) {
 		context.logger.warn(missingSecretMessage(context, kind));
 		return refuse(context, 401, 'no signing secret');

@@ -5,7 +5,7 @@ import { BoundedMap } from '../shared/boundedMap';
 /**
  * Process memory, per trigger: the event ids this n8n process has started
  * an execution for. The first line of exactly-once, and a cheap one; the
- * event ledger in n8n's database (eventLedger.ts) decides what this memory
+ * event ledger in n8n's database (eventsInDatabase.ts) decides what this memory
  * cannot know (a copy that reached another process, a restart).
  *
  * An id goes through two states:

@@ -3,10 +3,10 @@ import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 
 import { apiRequest, apiRequestAllItems } from '../shared/transport';
 import { sameEvents } from './events';
-import { manualSigningKey, requireCredential, subscribedEvents, usesManualRegistration } from './parameters';
-import { signingKey } from './signature';
-import type { RegisteredWebhook, WebhookKind } from './webhookState';
-import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from './webhookState';
+import { checkManualSigningSecret, requireCredential, subscribedEvents, usesManualRegistration } from './parameters';
+import { keyBytesOfSecret } from './signature';
+import type { RegisteredWebhook, WebhookKind } from './registrationInStaticData';
+import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from './registrationInStaticData';
 import { BoundedMap } from '../shared/boundedMap';
 
 /** The webhook management API of contract.md §6. */
@@ -141,7 +141,7 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 	const kind = kindOf(this);
 	const stored = registeredWebhook(this.getWorkflowStaticData('node'), kind);
 	if (usesManualRegistration(this)) {
-		await manualSigningKey(this);
+		await checkManualSigningSecret(this);
 		subscribedEvents(this);
 		// Switched from automatic: the node's own webhook would deliver events twice.
 		if (stored) await discardAfterSwitch(this, kind, stored);
@@ -177,7 +177,7 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 
 export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	if (usesManualRegistration(this)) {
-		await manualSigningKey(this);
+		await checkManualSigningSecret(this);
 		return true;
 	}
 	const url = webhookUrl(this);
@@ -191,7 +191,7 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	const created = (await apiRequest.call(this, 'POST', '/webhooks', {
 		body: { url, events, description },
 	})) as ServiceWebhook;
-	if (typeof created.id !== 'string' || typeof created.secret !== 'string' || !signingKey(created.secret)) {
+	if (typeof created.id !== 'string' || typeof created.secret !== 'string' || !keyBytesOfSecret(created.secret)) {
 		// Its deliveries could not be verified: do not leave it behind.
 		if (typeof created.id === 'string') await removeAtService(this, created.id);
 		throw new NodeApiError(

@@ -6,7 +6,7 @@ import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageDirections';
 import type { MessageDirection } from '../shared/messageDirections';
 import { ALL_EVENTS, normaliseEvents } from './events';
 import type { EventFilters } from './filters';
-import { signingKey } from './signature';
+import { keyBytesOfSecret } from './signature';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -137,15 +137,15 @@ export function requireCredential(context: IHookFunctions | IWebhookFunctions, n
 }
 
 /** The manual registration's signing secret, from its credential (stored encrypted, never exported with the workflow). */
-export async function manualSecret(context: IHookFunctions | IWebhookFunctions): Promise<unknown> {
+export async function manualSigningSecret(context: IHookFunctions | IWebhookFunctions): Promise<unknown> {
 	requireCredential(context, 'omnichannelWebhookSigningApi', 'Manual registration needs an Omnichannel Webhook Signing Secret API credential');
 	return (await context.getCredentials<{ signingSecret?: string }>('omnichannelWebhookSigningApi')).signingSecret;
 }
 
 /** The HMAC key of the pasted secret; throws (without quoting it) when it is malformed. */
-export async function manualSigningKey(context: IHookFunctions): Promise<Buffer> {
-	const secret = await manualSecret(context);
-	const key = typeof secret === 'string' ? signingKey(secret.trim()) : undefined;
+export async function checkManualSigningSecret(context: IHookFunctions): Promise<Buffer> {
+	const secret = await manualSigningSecret(context);
+	const key = typeof secret === 'string' ? keyBytesOfSecret(secret.trim()) : undefined;
 	if (!key) {
 		throw new NodeOperationError(context.getNode(), 'The signing secret is not valid', {
 			description:

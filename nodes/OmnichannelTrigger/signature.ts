@@ -26,7 +26,7 @@ export interface SignedDelivery {
  * The HMAC key of a signing secret (`whsec_` + base64), or undefined when the
  * text is not shaped like one. Never echo the secret in messages.
  */
-export function signingKey(secret: string): Buffer | undefined {
+export function keyBytesOfSecret(secret: string): Buffer | undefined {
 	if (!secret.startsWith(SECRET_PREFIX)) return undefined;
 	const encoded = secret.slice(SECRET_PREFIX.length);
 	if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) return undefined;
@@ -35,20 +35,20 @@ export function signingKey(secret: string): Buffer | undefined {
 }
 
 /** Process memory: key objects of the secrets this process verifies with. */
-const verificationKeys = new BoundedMap<string, KeyObject>(64);
+const hmacKeys = new BoundedMap<string, KeyObject>(64);
 
 /**
  * The signing key as a key object, made once per secret. Given a raw key,
  * Node 24 prepares it on every createHmac call; in the intake bench's CPU
  * profile that was most of our webhook code's time per delivery.
  */
-export function verificationKey(secret: string): KeyObject | undefined {
-	const cached = verificationKeys.get(secret);
+export function hmacKeyOfSecret(secret: string): KeyObject | undefined {
+	const cached = hmacKeys.get(secret);
 	if (cached) return cached;
-	const raw = signingKey(secret);
+	const raw = keyBytesOfSecret(secret);
 	if (!raw) return undefined;
 	const key = createSecretKey(raw);
-	verificationKeys.set(secret, key);
+	hmacKeys.set(secret, key);
 	return key;
 }
 

@@ -83,9 +83,9 @@ describe('the run seed survives n8n\'s Retry (runSeed)', () => {
 	});
 });
 
-describe('the ledger lock (ledgerLock)', () => {
+describe('the ledger lock (databaseLock)', () => {
 	const TIMING = { staleMs: 400, confirmStaleMs: 120, renewMs: 40, giveUpMs: 10_000 };
-	const lockModule = () => fresh('../../nodes/OmnichannelTrigger/ledgerLock');
+	const lockModule = () => fresh('../../nodes/OmnichannelTrigger/databaseLock');
 
 	/** Helpers whose calls take `ms` longer: a busy database seen from one process. */
 	const slowed = (helpers, ms) => ({
@@ -170,7 +170,7 @@ describe('the ledger lock (ledgerLock)', () => {
 	});
 });
 
-describe('the event ledger under a slow holder (eventLedger)', () => {
+describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 	const NODE = { workflowId: 'wf', nodeId: 'node-1' };
 	const TIMING = { staleMs: 400, confirmStaleMs: 120, renewMs: 40, giveUpMs: 10_000 };
 
@@ -185,8 +185,8 @@ describe('the event ledger under a slow holder (eventLedger)', () => {
 			},
 			clearAllProcessedItems: helpers.clearAllProcessedItems,
 		};
-		const slow = fresh('../../nodes/OmnichannelTrigger/eventLedger');
-		const quick = fresh('../../nodes/OmnichannelTrigger/eventLedger');
+		const slow = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		const quick = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
 		slow.setLockTiming(TIMING);
 		quick.setLockTiming(TIMING);
 		const ids = Array.from({ length: 6 }, (_, index) => `evt_${index}`);
@@ -202,7 +202,7 @@ describe('the event ledger under a slow holder (eventLedger)', () => {
 	test('a failed release is logged; the verdicts stand', async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
-		const ledger = fresh('../../nodes/OmnichannelTrigger/eventLedger');
+		const ledger = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
 		ledger.setLockTiming(TIMING);
 		const warnings = [];
 		const failingRelease = {

@@ -1,23 +1,23 @@
 /** The trigger's pure parts: de-duplication in memory and in n8n's database, event names, filters. */
 import { IDS_PER_TRIGGER, RETENTION_MS, acceptOnce } from '../../nodes/OmnichannelTrigger/deduplication';
-import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/eventLedger';
-import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/eventLedger';
+import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/eventsInDatabase';
+import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/eventsInDatabase';
 import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/events';
 import { passesFilters } from '../../nodes/OmnichannelTrigger/filters';
 import { messageDirection } from '../../nodes/shared/messageDirections';
-import { checkSignature, signingKey, verificationKey } from '../../nodes/OmnichannelTrigger/signature';
+import { checkSignature, keyBytesOfSecret, hmacKeyOfSecret } from '../../nodes/OmnichannelTrigger/signature';
 import { createHmac } from 'crypto';
 import { ProcessedDataTable } from '../harness/trigger/processedData';
 
 const T0 = Date.UTC(2026, 0, 1);
 
-type Ledger = typeof import('../../nodes/OmnichannelTrigger/eventLedger');
+type Ledger = typeof import('../../nodes/OmnichannelTrigger/eventsInDatabase');
 
 /** The ledger module as one more n8n process (a worker, say) has it: its own memory and chains. */
 function processLedger(): Ledger {
 	let fresh: Ledger | undefined;
 	jest.isolateModules(() => {
-		fresh = require('../../nodes/OmnichannelTrigger/eventLedger') as Ledger;
+		fresh = require('../../nodes/OmnichannelTrigger/eventsInDatabase') as Ledger;
 	});
 	return fresh as Ledger;
 }
@@ -57,7 +57,7 @@ describe('acceptOnce (memory of one process)', () => {
 	});
 });
 
-describe('the ledger in n8n\'s database (eventLedger)', () => {
+describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 	const NODE_1 = { workflowId: 'wf', nodeId: 'node-1' };
 
 	/** Copies of each event checked at the same moment by `processes` n8n processes. */
@@ -202,25 +202,25 @@ describe('filters', () => {
 
 describe('signing secrets', () => {
 	test('only whsec_ followed by base64 is a key', () => {
-		expect(signingKey(`whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toHaveLength(32);
-		expect(signingKey('whsec_')).toBeUndefined();
-		expect(signingKey('whsec_not base64!')).toBeUndefined();
-		expect(signingKey(Buffer.alloc(32).toString('base64'))).toBeUndefined();
+		expect(keyBytesOfSecret(`whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toHaveLength(32);
+		expect(keyBytesOfSecret('whsec_')).toBeUndefined();
+		expect(keyBytesOfSecret('whsec_not base64!')).toBeUndefined();
+		expect(keyBytesOfSecret(Buffer.alloc(32).toString('base64'))).toBeUndefined();
 	});
 
 	test('the verification key is made once per secret and verifies what the raw key signed', () => {
 		const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 		const other = `whsec_${Buffer.alloc(32, 8).toString('base64')}`;
-		const key = verificationKey(secret);
+		const key = hmacKeyOfSecret(secret);
 		expect(key).toBeDefined();
-		expect(verificationKey(secret)).toBe(key);
-		expect(verificationKey(other)).not.toBe(key);
-		expect(verificationKey('whsec_not base64!')).toBeUndefined();
+		expect(hmacKeyOfSecret(secret)).toBe(key);
+		expect(hmacKeyOfSecret(other)).not.toBe(key);
+		expect(hmacKeyOfSecret('whsec_not base64!')).toBeUndefined();
 		const rawBody = Buffer.from('{"id":"evt_1"}');
 		const timestamp = '1700000000';
-		const mac = createHmac('sha256', signingKey(secret)!).update(`evt_1.${timestamp}.${rawBody.toString()}`).digest('base64');
+		const mac = createHmac('sha256', keyBytesOfSecret(secret)!).update(`evt_1.${timestamp}.${rawBody.toString()}`).digest('base64');
 		const delivery = { id: 'evt_1', timestamp, signature: `v1,${mac}`, rawBody };
 		expect(checkSignature(delivery, key!, 1700000000)).toBeUndefined();
-		expect(checkSignature(delivery, verificationKey(other)!, 1700000000)).toBe('no matching signature');
+		expect(checkSignature(delivery, hmacKeyOfSecret(other)!, 1700000000)).toBe('no matching signature');
 	});
 });

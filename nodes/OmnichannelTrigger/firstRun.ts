@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { seedRun } from '../shared/runSeed';
-import { recordEvent } from './eventLedger';
-import type { Verdict } from './eventLedger';
+import { recordEvent } from './eventsInDatabase';
+import type { Verdict } from './eventsInDatabase';
 import type { ServiceEvent } from './delivery';
-import { kindOf } from './webhookState';
+import { kindOf } from './registrationInStaticData';
 
 let warnedNoHelpers = false;
 

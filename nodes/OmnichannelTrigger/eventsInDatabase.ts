@@ -1,7 +1,7 @@
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
-import { acquireLock, IncompatibleLockRow, LOCK_TIMING } from './ledgerLock';
-import type { LockTiming } from './ledgerLock';
+import { acquireLock, IncompatibleLockRow, LOCK_TIMING } from './databaseLock';
+import type { LockTiming } from './databaseLock';
 
 /**
  * The event ledger, in n8n's database: the ids of the events that started a
@@ -17,7 +17,7 @@ import type { LockTiming } from './ledgerLock';
  * one could drop the other's id. So every check runs under a lock:
  * - between the executions of this process, one check at a time per trigger
  *   node, with the ids that arrive meanwhile checked together next;
- * - between processes, the lock of ledgerLock.ts.
+ * - between processes, the lock of databaseLock.ts.
  */
 
 /** The window: the newest ids, in the node's own row (scope "node"). */
