@@ -1,5 +1,6 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -42,14 +43,15 @@ export class OmnichannelApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * In code, not as n8n's declarative expression: n8n needs no expression
+	 * engine to sign a request then. The trigger removes a retired webhook a
+	 * few seconds after n8n's unpublish hook returned, when n8n has already
+	 * released the workflow's expression engine.
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` } };
+	}
 
 	test: ICredentialTestRequest = {
 		request: {
