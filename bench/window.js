@@ -64,12 +64,15 @@ async function deliver(url, id) {
 	return response.status;
 }
 
+/** Manual registration's secret, in its credential (the trigger's only place for it). */
+const SIGNING_CREDENTIAL = { id: 'benchWindowSign1', name: 'Bench signing secret', type: 'omnichannelWebhookSigningApi', data: { signingSecret: SECRET } };
+
 function workflowsFor(credential) {
 	const trigger = (id) =>
-		w.node('Trigger', NODE_TYPES.trigger, { events: ['message.created'], registration: 'manual', signingSecret: SECRET }, {
-			typeVersion: 1.1,
+		w.node('Trigger', NODE_TYPES.trigger, { events: ['message.created'], registration: 'manual' }, {
+			typeVersion: 2,
 			webhookId: crypto.randomUUID(),
-			credentials: { omnichannelApi: { id: credential.id, name: credential.name } },
+			credentials: { omnichannelWebhookSigningApi: { id: SIGNING_CREDENTIAL.id, name: SIGNING_CREDENTIAL.name } },
 			id,
 		});
 	const plainNode = w.node('Webhook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: 'bench-window-plain', responseMode: 'onReceived', options: {} }, {
@@ -150,7 +153,7 @@ async function main() {
 	try {
 		const credential = omnichannelCredential({ id: 'benchWindowCred1', baseUrl: 'http://127.0.0.1:9/api/public/v1', apiKey: 'svc_test_bench.window' });
 		const { workflows, path: pathOf } = workflowsFor(credential);
-		await n8n.importCredentials([credential]);
+		await n8n.importCredentials([credential, SIGNING_CREDENTIAL]);
 		await n8n.importWorkflows(Object.values(workflows));
 		await n8n.start();
 		await n8n.setupOwnerAndApiKey();
@@ -166,7 +169,7 @@ async function main() {
 		const samples = { plain: [], empty: [], full: [] };
 		const hosts = { plain: n8n, empty: n8n, full: n8n };
 		if (baseline) {
-			await baseline.importCredentials([credential]);
+			await baseline.importCredentials([credential, SIGNING_CREDENTIAL]);
 			await baseline.importWorkflows([workflows.empty]);
 			await baseline.start();
 			await baseline.setupOwnerAndApiKey();

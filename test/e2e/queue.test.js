@@ -18,6 +18,7 @@ const TEST_TIMEOUT_MS = 6 * 60 * 1000;
 const QUIET_PERIOD_MS = 4000;
 const SAME_MOMENT_EVENTS = Number(process.env.QUEUE_SAME_MOMENT_EVENTS ?? 500);
 const SIGNING_SECRET = `whsec_${crypto.randomBytes(24).toString('base64')}`;
+const SIGNING_CREDENTIAL = { id: 'queueSigningCred1', name: 'Queue signing secret', type: 'omnichannelWebhookSigningApi', data: { signingSecret: SIGNING_SECRET } };
 
 const IDS = {
 	identity: 'queueIdentity001',
@@ -56,8 +57,8 @@ const runMarker = (prefix) =>
 
 function workflows() {
 	const node = (name, parameters) => w.omnichannelNode(name, credential, parameters);
-	const trigger = (parameters) =>
-		w.omnichannelTrigger('On customer message', credential, { events: ['message.created'], options: { directions: ['customer'] }, ...parameters });
+	const trigger = (parameters, extra) =>
+		w.omnichannelTrigger('On customer message', credential, { events: ['message.created'], options: { directions: ['customer'] }, ...parameters }, extra);
 	return [
 		actionWorkflow(IDS.identity, 'q-identity', [node('Identity', { resource: 'identity', operation: 'get' })]),
 		actionWorkflow(IDS.contacts, 'q-contacts', [node('Contacts', { resource: 'contact', operation: 'getAll', returnAll: true })]),
@@ -77,7 +78,10 @@ function workflows() {
 		w.workflow({
 			id: IDS.manual,
 			name: 'Queue trigger (manual)',
-			nodes: [trigger({ registration: 'manual', signingSecret: SIGNING_SECRET }), runMarker('copy')],
+			nodes: [
+				trigger({ registration: 'manual' }, { credentials: { omnichannelWebhookSigningApi: { id: SIGNING_CREDENTIAL.id, name: SIGNING_CREDENTIAL.name } } }),
+				runMarker('copy'),
+			],
 			connections: w.chain('On customer message', 'Count run'),
 		}),
 	];
@@ -152,7 +156,7 @@ beforeAll(async () => {
 
 	// OMNICHANNEL_E2E_TARBALL runs the suite against another build (to see a test fail without its fix).
 	cluster = await startQueueCluster({ start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
-	await cluster.main.importCredentials([credential]);
+	await cluster.main.importCredentials([credential, SIGNING_CREDENTIAL]);
 	const all = workflows();
 	manualPath = `${all.find((wf) => wf.id === IDS.manual).nodes[0].webhookId}/omnichannel`;
 	await cluster.main.importWorkflows(all);

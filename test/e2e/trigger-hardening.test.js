@@ -1,9 +1,8 @@
 'use strict';
-// The trigger's manual registration in a real n8n: from version 2 the signing
-// secret lives in its own credential, so it is in no workflow JSON, export or
-// execution record; correctly signed deliveries run once whatever their
-// Content-Type; accepted deliveries get a JSON acknowledgement; a workflow
-// saved with the version-1.1 parameter still verifies and runs.
+// The trigger's manual registration in a real n8n: the signing secret lives in
+// its own credential, so it is in no workflow JSON, export or execution
+// record; correctly signed deliveries run once whatever their Content-Type;
+// accepted deliveries get a JSON acknowledgement.
 const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
@@ -15,7 +14,7 @@ const { signatureHeader } = require('../sandbox/webhooks/signing');
 const SECRET = `whsec_${crypto.randomBytes(32).toString('base64')}`;
 const OLD_SECRET = `whsec_${crypto.randomBytes(32).toString('base64')}`;
 const SIGNING_CREDENTIAL = { id: 'e2eSigningCred01', name: 'E2E signing secret', type: 'omnichannelWebhookSigningApi', data: { signingSecret: SECRET } };
-const IDS = { v2: 'e2eHardenedV2001', v11: 'e2eHardenedV1101' };
+const IDS = { v2: 'e2eHardenedV2001' };
 const TRIGGER = 'On event';
 const QUIET_PERIOD_MS = 3000;
 
@@ -56,21 +55,16 @@ describe('Omnichannel Trigger, manual registration hardened', () => {
 		ctx = await openContext();
 		const { n8n, credential } = ctx;
 		const v2 = w.omnichannelTrigger(TRIGGER, credential, { events: ['message.created'], registration: 'manual' }, {
-			typeVersion: 2,
 			credentials: { omnichannelWebhookSigningApi: { id: SIGNING_CREDENTIAL.id, name: SIGNING_CREDENTIAL.name } },
 		});
-		const v11 = w.omnichannelTrigger(TRIGGER, credential, { events: ['message.created'], registration: 'manual', signingSecret: OLD_SECRET }, { typeVersion: 1.1 });
 		await n8n.importCredentials([credential, SIGNING_CREDENTIAL]);
 		await n8n.importWorkflows([
 			w.workflow({ id: IDS.v2, name: 'E2E hardened trigger', nodes: [v2], connections: [] }),
-			w.workflow({ id: IDS.v11, name: 'E2E trigger saved with 1.1', nodes: [v11], connections: [] }),
 		]);
 		urls[IDS.v2] = `${n8n.baseUrl}/webhook/${v2.webhookId}/omnichannel`;
-		urls[IDS.v11] = `${n8n.baseUrl}/webhook/${v11.webhookId}/omnichannel`;
 		await n8n.start();
 		await n8n.setupOwnerAndApiKey();
 		await n8n.publishWorkflow(IDS.v2);
-		await n8n.publishWorkflow(IDS.v11);
 		await waitFor(async () => (await deliver(IDS.v2)).status === 200, { what: 'the published trigger', timeoutMs: 60_000, intervalMs: 1000 });
 		// That first delivery's execution, finished before the tests count theirs.
 		await n8n.api.waitForExecutions(IDS.v2, { count: 1 });
@@ -111,21 +105,7 @@ describe('Omnichannel Trigger, manual registration hardened', () => {
 	);
 
 	test(
-		'a workflow saved with the 1.1 parameter still verifies and runs',
-		async () => {
-			const before = (await executions(IDS.v11)).length;
-			const accepted = await deliver(IDS.v11, { secret: OLD_SECRET, contentType: 'application/json' });
-			expect(accepted.status).toBe(200);
-			expect((await deliver(IDS.v11, { secret: SECRET, contentType: 'application/json' })).status).toBe(401);
-			// The exact bytes are verified in 1.1 too (it refused these with 401 before).
-			expect((await deliver(IDS.v11, { secret: OLD_SECRET, contentType: 'application/octet-stream' })).status).toBe(200);
-			await ctx.n8n.api.waitForExecutions(IDS.v11, { count: before + 2 });
-		},
-		TEST_TIMEOUT_MS,
-	);
-
-	test(
-		'the version-2 secret is in no workflow JSON, export or execution data',
+		'the signing secret is in no workflow JSON, export or execution data',
 		async () => {
 			const { n8n } = ctx;
 			const workflowJson = JSON.stringify(await n8n.api.getWorkflow(IDS.v2));
@@ -139,8 +119,12 @@ describe('Omnichannel Trigger, manual registration hardened', () => {
 			for (const [where, text] of [['workflow', workflowJson], ['export', exported], ['executions', executionData.join('\n')]]) {
 				for (const mark of secretMarks(SECRET)) expect({ where, leaks: text.includes(mark) }).toEqual({ where, leaks: false });
 			}
-			// Control: the version-1.1 workflow keeps its secret in the node, where it shows.
-			expect(JSON.stringify(await n8n.api.getWorkflow(IDS.v11))).toContain(OLD_SECRET);
+			// Control: the same search finds the secret where n8n does show it, in a decrypted credentials export.
+			const credentialsFile = path.join(n8n.userFolder, 'credentials.json');
+			await n8n.runCli(['export:credentials', `--id=${SIGNING_CREDENTIAL.id}`, '--decrypted', `--output=${credentialsFile}`]);
+			const decrypted = fs.readFileSync(credentialsFile, 'utf8');
+			fs.rmSync(credentialsFile);
+			for (const mark of secretMarks(SECRET)) expect(decrypted.includes(mark)).toBe(true);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -69,8 +69,10 @@ const omnichannelNode = (name, credential, parameters, extra = {}) =>
 	node(name, NODE_TYPES.action, parameters, { credentials: credentialRef(credential), ...extra });
 
 /** Our trigger node; the webhookId gives it a stable production URL. */
+/** The trigger (its one version, 2); `extra.credentials` replaces the API credential, e.g. with a signing-secret one. */
 const omnichannelTrigger = (name, credential, parameters, extra = {}) =>
 	node(name, NODE_TYPES.trigger, parameters, {
+		typeVersion: 2,
 		credentials: credentialRef(credential),
 		webhookId: crypto.randomUUID(),
 		...extra,
