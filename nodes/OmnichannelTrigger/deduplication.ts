@@ -12,8 +12,9 @@ import { createHash } from 'crypto';
  */
 
 /**
- * contract.md §7 retries after 5 s, 30 s, 2 min, 10 min, 30 min and 1 h:
- * about 1 h 43 min from the first attempt. Ids are kept a little longer.
+ * The service retries a delivery after 5 s, 30 s, 2 min, 10 min, 30 min and 1 h
+ * (docs/api-assumptions.md, "Webhook deliveries"): about 1 h 43 min from the
+ * first attempt. Ids are kept a little longer.
  */
 export const RETENTION_MS = 2 * 60 * 60 * 1000;
 /**

@@ -1,4 +1,7 @@
-/** contract.md §6: "*" subscribes to every event, including kinds added later. */
+/**
+ * "*" subscribes to every event, including kinds added later
+ * (docs/api-assumptions.md, "Webhook management").
+ */
 export const ALL_EVENTS = '*';
 
 /**

@@ -8,7 +8,10 @@ import { signingKey } from './signature';
 import type { RegisteredWebhook, WebhookKind } from './webhookState';
 import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook } from './webhookState';
 
-/** The webhook management API of contract.md §6. */
+/**
+ * A webhook as the webhook management API returns it
+ * (docs/api-assumptions.md, "Webhook management").
+ */
 interface ServiceWebhook extends IDataObject {
 	id?: string;
 	url?: string;

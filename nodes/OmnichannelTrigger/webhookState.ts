@@ -8,7 +8,10 @@ import type { GenericValue, IDataObject, IExecuteFunctions, IHookFunctions, IWeb
  */
 export type WebhookKind = 'production' | 'test';
 
-/** A webhook this node created at the service (contract.md §6). */
+/**
+ * A webhook this node created at the service
+ * (docs/api-assumptions.md, "Webhook management").
+ */
 export interface RegisteredWebhook {
 	id: string;
 	/** Shown by the service only when it is created; never put in a message. */

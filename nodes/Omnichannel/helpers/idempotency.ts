@@ -7,7 +7,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
  *
  * - Same execution, node, run and item → same key. n8n's "Retry On Fail"
  *   repeats the node within the same run, so a retried send is answered with
- *   the original message instead of being sent twice (contract.md §4).
+ *   the original message instead of being sent twice
+ *   (docs/api-assumptions.md, "Messages").
  * - The run index keeps apart the sends of a node that runs several times in
  *   one execution (loops, and each call of the node as an AI agent's tool).
  * - A new execution (a manual re-run, the next trigger) has a new execution

@@ -9,7 +9,10 @@ import { PacedBucket } from './pacedBucket';
 
 export type { Grant } from './keyLimiter';
 
-/** The API allows about 60 requests per second per key (api.md §8, contract.md §3). */
+/**
+ * The API allows about 60 requests per second per key
+ * (docs/api-assumptions.md, "Authentication, scopes and rate limits").
+ */
 export const DEFAULT_REQUESTS_PER_SECOND = 60;
 /**
  * Requests in flight per key. A slot is held for the API's latency plus n8n's
