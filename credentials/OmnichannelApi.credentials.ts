@@ -9,7 +9,7 @@ import type {
 
 /**
  * Bearer API key for the Omnichannel public API. The nodes check the base URL
- * and the key format before every request (see nodes/Omnichannel/transport),
+ * and the key format before every request (see nodes/shared/transport),
  * because n8n offers no per-field validation on credentials.
  */
 export class OmnichannelApi implements ICredentialType {

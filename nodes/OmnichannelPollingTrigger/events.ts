@@ -5,7 +5,10 @@ import type { SimplifiedRecord } from '../shared/simplifiedRecords';
 import type { Cursor } from './cursor';
 import type { PollConfig } from './parameters';
 
-/** How one event reads its list (contract.md §2 orders) and filters it. */
+/**
+ * How one event reads its list (each list's order:
+ * docs/api-assumptions.md, "Lists and pagination") and filters it.
+ */
 export interface EventList {
 	endpoint: '/messages' | '/conversations' | '/contacts';
 	/** The timestamp the list is ordered by, newest first. */
@@ -56,8 +59,9 @@ export function eventList(config: PollConfig): EventList {
 		return {
 			endpoint: '/conversations',
 			keyField: 'updated_at',
-			// api.md §4: whole UNIX seconds, `updated_at >= last_updated_at`; the
-			// records of that second already handled are in the cursor's ids.
+			// Whole UNIX seconds, `updated_at >= last_updated_at`
+			// (docs/api-assumptions.md, "Lists and pagination"); the records of
+			// that second already handled are in the cursor's ids.
 			query: (cursor) => (cursor.at === null ? {} : { last_updated_at: Math.floor(cursor.at / 1000) }),
 			baselineQuery: {},
 			matches: (record) => channelMatches(config, record),

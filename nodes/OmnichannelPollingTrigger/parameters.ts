@@ -7,7 +7,7 @@ import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageDirections';
 import type { MessageDirection } from '../shared/messageDirections';
 import { optionalId } from '../shared/parameterValues';
 import { conversationLocator } from '../shared/resourceLocators';
-import { SIMPLIFIED_FIELDS } from '../shared/simplifiedRecords';
+import { simplifyDescription } from '../shared/simplifiedRecords';
 import type { SimplifiedRecord } from '../shared/simplifiedRecords';
 
 export type PollEvent = 'newMessage' | 'conversation' | 'newContact';
@@ -22,7 +22,7 @@ function simplify(event: PollEvent, record: SimplifiedRecord): INodeProperties {
 		name: 'simplify',
 		type: 'boolean',
 		default: false,
-		description: `Whether to return a simplified version of the response instead of the raw data. The simplified ${record} has only ${SIMPLIFIED_FIELDS[record].join(', ')}.`,
+		description: simplifyDescription(record),
 		displayOptions: { show: { event: [event] } },
 	};
 }

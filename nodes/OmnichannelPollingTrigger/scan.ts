@@ -33,9 +33,10 @@ interface Pass {
 
 /**
  * Reads the list from the newest record down to the cursor, one page after
- * another. Return All (transport/pagination.ts) reads every page and only
- * drops repeats; a poll must not miss a record, and page numbers are not a
- * snapshot (contract.md §2), so here what changes while we page is checked:
+ * another. Return All (transport/pagination.ts) reads every page and only drops
+ * repeats; a poll must not miss a record, and page numbers are not a snapshot
+ * (docs/api-assumptions.md, "Lists and pagination"), so here what changes while
+ * we page is checked:
  * - records created or moved to the top (a conversation with a new message)
  *   push the rest down: a record shows up twice (kept once), and one that moved
  *   up from a page not read yet is now above page 1. A "top-up" pass then reads

@@ -10,7 +10,9 @@ import type { SignedDelivery } from './signature';
 import { currentWebhook, kindOf, triggerKey } from './registrationInStaticData';
 import type { WebhookKind } from './registrationInStaticData';
 
-/** contract.md §7: the body of every delivery. */
+/**
+ * The body of every delivery (docs/api-assumptions.md, "Webhook deliveries").
+ */
 export interface ServiceEvent extends IDataObject {
 	id: string;
 	type: string;
@@ -116,8 +118,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (!isSubscribed(subscription, event.type)) return skip('not subscribed');
 	if (!passesFilters(event.type, event.data, eventFilters(context))) return skip('filtered');
 
-	// checkSignature refuses deliveries without the id header; contract.md §7
-	// makes it the event's id, and the execution's ledger check reads the body.
+	// checkSignature refuses deliveries without the id header, which is the
+	// event's id (docs/api-assumptions.md, "Webhook deliveries"); the
+	// execution's ledger check reads the body.
 	if (event.id !== delivery.id) return refuse(context, 400, 'event id does not match X-Service-Webhook-Id');
 	const admission = admitDelivery(trigger, event.id);
 	if (admission === 'started') return skip('duplicate');

@@ -1,8 +1,8 @@
-/** contract.md §6: "*" subscribes to every event, including kinds added later. */
+/**
+ * "*" subscribes to every event, including kinds added later
+ * (docs/api-assumptions.md, "Webhook management").
+ */
 export const ALL_EVENTS = '*';
-
-/** The event kinds contract.md §7 names; the service may add others. */
-export const KNOWN_EVENTS = ['message.created', 'contact.created', 'contact.updated'] as const;
 
 /**
  * The subscription the node asks for: the chosen kinds plus the free-text

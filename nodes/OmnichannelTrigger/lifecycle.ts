@@ -9,7 +9,10 @@ import type { RegisteredWebhook, WebhookKind } from './registrationInStaticData'
 import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from './registrationInStaticData';
 import { BoundedMap } from '../shared/boundedMap';
 
-/** The webhook management API of contract.md §6. */
+/**
+ * A webhook as the webhook management API returns it
+ * (docs/api-assumptions.md, "Webhook management").
+ */
 interface ServiceWebhook extends IDataObject {
 	id?: string;
 	url?: string;

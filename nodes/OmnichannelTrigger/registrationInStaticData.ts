@@ -10,7 +10,10 @@ import { BoundedMap } from '../shared/boundedMap';
  */
 export type WebhookKind = 'production' | 'test';
 
-/** A webhook this node created at the service (contract.md §6). */
+/**
+ * A webhook this node created at the service
+ * (docs/api-assumptions.md, "Webhook management").
+ */
 export interface RegisteredWebhook {
 	id: string;
 	/** Shown by the service only when it is created; never put in a message. */

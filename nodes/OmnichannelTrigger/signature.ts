@@ -3,7 +3,10 @@ import type { KeyObject } from 'crypto';
 
 import { BoundedMap } from '../shared/boundedMap';
 
-/** contract.md §7: deliveries more than 300 s from our clock are refused. */
+/**
+ * Deliveries more than 300 s from our clock are refused
+ * (docs/api-assumptions.md, "Webhook deliveries").
+ */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
@@ -53,9 +56,10 @@ export function hmacKeyOfSecret(secret: string): KeyObject | undefined {
 }
 
 /**
- * contract.md §7: HMAC-SHA256 over `<id>.<timestamp>.<raw body>`; valid when
- * any v1 entry matches. Every candidate is compared in constant time, so the
- * answer time tells an attacker nothing about how close a guess was.
+ * HMAC-SHA256 over `<id>.<timestamp>.<raw body>`
+ * (docs/api-assumptions.md, "Webhook deliveries"); valid when any v1 entry
+ * matches. Every candidate is compared in constant time, so the answer time
+ * tells an attacker nothing about how close a guess was.
  */
 export function checkSignature(
 	delivery: SignedDelivery,

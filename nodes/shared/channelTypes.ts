@@ -1,4 +1,7 @@
-/** Display names of the API's channel types (api.md §2), shared by both nodes. */
+/**
+ * Display names of the API's channel types
+ * (docs/api-assumptions.md, "Identifiers and enumerations").
+ */
 export const CHANNEL_TYPE_LABELS: Readonly<Record<string, string>> = {
 	email: 'Email',
 	facebook: 'Facebook',

@@ -3,9 +3,9 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 export type MessageDirection = 'customer' | 'agent' | 'system';
 
 /**
- * contract.md §4: `from_customer` is true only for inbound customer messages;
- * `from_user_id` names the agent or owner, and is null for System and for
- * customers.
+ * `from_customer` is true only for inbound customer messages; `from_user_id`
+ * names the agent or owner, and is null for System and for customers
+ * (docs/api-assumptions.md, "Messages").
  */
 export function messageDirection(message: IDataObject): MessageDirection {
 	if (message.from_customer === true) return 'customer';

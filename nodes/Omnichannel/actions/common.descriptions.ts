@@ -32,7 +32,10 @@ export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-/** Options shared by every send operation (api.md §4 attribution rules). */
+/**
+ * Options shared by every send operation (attribution:
+ * docs/api-assumptions.md, "Messages").
+ */
 const sendOptions: INodeProperties[] = [
 	{
 		displayName: 'Client Request ID',
@@ -51,8 +54,9 @@ const sendOptions: INodeProperties[] = [
 		placeholder: 'e.g. usr_2LmQ8vX4kT0bR7nW5cZp',
 		description:
 			"ID of the agent or owner of the workspace the message is attributed to. When empty, the message is attributed to the user who created the API key. Hidden and not sent when 'Send As System' is on: Send As System wins over From User ID.",
-		// Send As System takes precedence (api.md §4 attribution rule 2), so the
-		// field is hidden while it is on; readSendFields drops a stored value too.
+		// Send As System takes precedence
+		// (docs/api-assumptions.md, "Messages"), so the field is hidden while
+		// it is on; readSendFields drops a stored value too.
 		displayOptions: { hide: { sendAsSystem: [true] } },
 	},
 	{

@@ -3,10 +3,16 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { LEAD_STATUSES, leadStatusOptions } from '../../shared/leadStatuses';
 import type { ItemValidator } from './validation';
 
-/** api.md §2: a create or update may also carry the empty string. */
+/**
+ * A create or update may also carry the empty string: no lead status
+ * (docs/api-assumptions.md, "Contacts").
+ */
 const LEAD_STATUS_VALUES: readonly string[] = ['', ...LEAD_STATUSES];
 
-/** api.md §4 limits, in characters (code points). */
+/**
+ * The API's limit on a name, in characters (code points;
+ * docs/api-assumptions.md, "Contacts").
+ */
 export const MAX_NAME_LENGTH = 200;
 
 interface ContactField {
@@ -86,15 +92,19 @@ export function contactFieldOptions(withName: boolean): INodeProperties[] {
 	return fields.sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
-/** Name: 1..200 characters once trimmed (contract.md §5); sent trimmed. */
+/**
+ * Name: 1..200 characters once trimmed (docs/api-assumptions.md, "Contacts");
+ * sent trimmed.
+ */
 export function checkName(validator: ItemValidator, value: unknown): string {
 	const name = typeof value === 'string' ? value.trim() : value;
 	return validator.text('Name', name, 1, MAX_NAME_LENGTH);
 }
 
 /**
- * The API body for the fields the user set, and only those: on update an
- * absent field stays unchanged and an empty one is cleared (contract.md §5).
+ * The API body for the fields the user set, and only those: on update an absent
+ * field stays unchanged and an empty one is cleared
+ * (docs/api-assumptions.md, "Contacts").
  */
 export function contactBody(validator: ItemValidator, values: IDataObject): IDataObject {
 	const body: IDataObject = {};

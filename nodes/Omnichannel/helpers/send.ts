@@ -20,8 +20,9 @@ export interface SendFields {
 }
 
 /**
- * Reads the conversation and the send options of an item. Attribution follows
- * api.md §4: Send As System wins, so From User ID is not even sent then.
+ * Reads the conversation and the send options of an item. Send As System wins
+ * over From User ID (docs/api-assumptions.md, "Messages"), so From User ID is
+ * not even sent then.
  */
 export function readSendFields(
 	context: IExecuteFunctions,
@@ -50,7 +51,8 @@ export function readSendFields(
 
 /**
  * The call of a send: retried freely, since the client_request_id makes a
- * repeat return the original message (contract.md §4). Outputs the Message.
+ * repeat return the original message (docs/api-assumptions.md, "Messages").
+ * Outputs the Message.
  */
 export function sendCall(
 	context: IExecuteFunctions,

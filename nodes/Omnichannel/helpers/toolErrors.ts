@@ -10,8 +10,9 @@ type ItemError = NodeApiError | NodeOperationError;
 
 /**
  * Parameters an API body field (or the word in the API's reason) comes from,
- * most specific first. The API's texts are not a contract (contract.md §3), so
- * this only sharpens the hint; without a match the message lists every argument.
+ * most specific first. The API's texts are not a contract
+ * (docs/api-assumptions.md, "Authentication, scopes and rate limits"), so this
+ * only sharpens the hint; without a match the message lists every argument.
  */
 const API_FIELDS: Array<[RegExp, string[]]> = [
 	[/\breply_to_message_id\b/, ['options.replyToMessageId']],

@@ -35,7 +35,10 @@ export class ItemValidator {
 		throw error;
 	}
 
-	/** Lengths are counted in Unicode code points, as the API does (contract.md §4). */
+	/**
+	 * Lengths are counted in Unicode code points, as the API does
+	 * (docs/api-assumptions.md, "Messages").
+	 */
 	text(field: string, value: unknown, min: number, max: number): string {
 		const fix = `Enter ${lengthRange(min, max)}.`;
 		const range = lengthRange(min, max);

@@ -5,7 +5,10 @@ import type { OmnichannelContext } from './types';
 
 export const CREDENTIAL_TYPE = 'omnichannelApi';
 
-/** contract.md §3: anything else is "malformed" and the API would answer 401. */
+/**
+ * Anything else is "malformed" and the API would answer 401
+ * (docs/api-assumptions.md, "Authentication, scopes and rate limits").
+ */
 const API_KEY_PATTERN = /^svc_(live|test)_([A-Za-z0-9]{8,64})\.[A-Za-z0-9_-]{16,128}$/;
 const BASE_PATH = '/api/public/v1';
 

@@ -4,9 +4,10 @@ import { apiRequest } from './request';
 import type { ApiRequestOptions, OmnichannelContext } from './types';
 
 /**
- * Lists of the API come in numbered pages (contract.md §2). Every reader of a
- * list fetches its pages with `listPage`; what differs is which pages it reads
- * and when it stops, and each reader says so where it lives:
+ * Lists of the API come in numbered pages
+ * (docs/api-assumptions.md, "Lists and pagination"). Every reader of a list
+ * fetches its pages with `listPage`; what differs is which pages it reads and
+ * when it stops, and each reader says so where it lives:
  * - `apiRequestAllItems` (below): Return All and Limit of the action node and
  *   the webhook trigger's webhook list; page 1, then the rest in parallel;
  * - `searchPage` in shared/listSearch.ts: one page per scroll of a list in the
@@ -15,10 +16,13 @@ import type { ApiRequestOptions, OmnichannelContext } from './types';
  *   poll's cursor, checking that the list did not change under it.
  */
 
-/** api.md §4: per_page is 1 to 500. */
+/** per_page is 1 to 500 (docs/api-assumptions.md, "Lists and pagination"). */
 export const PER_PAGE_MAX = 500;
 
-/** The pagination envelope of every list endpoint (api.md §2). */
+/**
+ * The pagination envelope of every list endpoint
+ * (docs/api-assumptions.md, "Lists and pagination").
+ */
 export interface ListPage<T = IDataObject> {
 	data: T[];
 	has_next: boolean;
@@ -55,8 +59,9 @@ export interface ListOptions {
  * Records of a list endpoint, each `id` at most once. Page 1 tells how many
  * pages there are; the rest are then fetched in parallel (the transport bounds
  * the concurrency and the rate), so N records cost ceil(N / 500) requests.
- * Pages are numbered, not a snapshot (contract.md §2): records that move while
- * we page can show up twice, hence the de-duplication, and records created
+ * Pages are numbered, not a snapshot
+ * (docs/api-assumptions.md, "Lists and pagination"): records that move while we
+ * page can show up twice, hence the de-duplication, and records created
  * meanwhile can extend the list, hence the sequential tail.
  */
 export async function apiRequestAllItems<T extends IDataObject = IDataObject>(

@@ -113,7 +113,8 @@ export async function apiRequest<T = IDataObject>(
 
 		// A 429 means the request was refused before any work, so it is always
 		// safe to repeat; a 5xx may have been applied, so only idempotent
-		// requests repeat (contract.md §3: GETs and sends with an idempotency key).
+		// requests repeat: GETs and sends with an idempotency key
+		// (docs/api-assumptions.md, "Authentication, scopes and rate limits").
 		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after']);
 		const safeToRepeat = status === 429 || idempotent;
 		const retryable =

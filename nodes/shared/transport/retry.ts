@@ -45,8 +45,9 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * Retry-After in milliseconds from now. contract.md §3: whole seconds from the
- * sandbox, but an HTTP-date must be accepted too.
+ * Retry-After in milliseconds from now: whole seconds, or an HTTP-date, which
+ * clients must accept too
+ * (docs/api-assumptions.md, "Authentication, scopes and rate limits").
  */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	const text = Array.isArray(value) ? value[0] : value;

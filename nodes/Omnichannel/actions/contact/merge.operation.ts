@@ -38,8 +38,9 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 			...request,
 			body: { primary_id: primaryId, secondary_id: secondaryId },
 		})) as IDataObject;
-		// contract.md §5 returns the merged contact; a service that does not is
-		// asked for it.
+		// A merge returns the merged contact
+		// (docs/api-assumptions.md, "Contacts"); an answer without it is
+		// followed by a read.
 		const merged = response.contact as IDataObject | undefined;
 		return (
 			merged ??

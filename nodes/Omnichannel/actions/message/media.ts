@@ -13,7 +13,7 @@ import type { OperationExecute } from '../operation';
 
 export type MediaKind = 'image' | 'audio' | 'video' | 'document';
 
-/** contract.md §4: larger files are refused with 413. */
+/** Larger files are refused with 413 (docs/api-assumptions.md, "Messages"). */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const MAX_CAPTION_LENGTH = 1024;
 const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
@@ -55,7 +55,7 @@ function fileOptions(kind: MediaKind): INodeProperties[] {
 				: "Content type to send. Defaults to the binary file's MIME type.",
 		},
 	];
-	// contract.md §4: audio takes no caption.
+	// Audio takes no caption (docs/api-assumptions.md, "Messages").
 	if (kind !== 'audio') {
 		options.push({
 			displayName: 'Caption',

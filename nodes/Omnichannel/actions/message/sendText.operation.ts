@@ -8,7 +8,10 @@ import { ItemValidator } from '../../helpers/validation';
 import { sendOptionsCollection } from '../common.descriptions';
 import type { OperationExecute } from '../operation';
 
-/** api.md §4, counted in code points (contract.md §4). */
+/**
+ * The API's limit on a text, in code points
+ * (docs/api-assumptions.md, "Messages").
+ */
 const MAX_TEXT_LENGTH = 4000;
 
 const properties: INodeProperties[] = [
