@@ -48,10 +48,11 @@ const LOCK: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 const stampAt = (ms: number): number => ms * 1000 + Math.floor(Math.random() * 1000);
 
 /** A row of the workflow scope holds another mode: a Remove Duplicates node with scope "Workflow". */
-export const isIncompatibleMode = (error: unknown): boolean =>
+const isIncompatibleMode = (error: unknown): boolean =>
 	error instanceof Error && /incompatible setting/i.test(error.message);
 
-export class IncompatibleLockRow extends Error {}
+const INCOMPATIBLE_ROW_WARNING =
+	'Omnichannel Trigger: the workflow-wide de-duplication data holds values of another node (a Remove Duplicates node with scope "Workflow"?); events are checked without the cross-process lock. Use scope "Node" in that node.';
 
 export interface HeldLock {
 	/** False once another process took the lock over: the holder must not write. */
@@ -59,7 +60,7 @@ export interface HeldLock {
 	release(): Promise<void>;
 }
 
-type Attempt = 'acquired' | 'taken' | 'stale';
+type Attempt = 'acquired' | 'taken' | 'stale' | 'incompatible';
 
 async function attempt(helpers: LockHelpers, timing: LockTiming): Promise<Attempt> {
 	const olderThanLive = stampAt(Date.now() - timing.staleMs) - 1000;
@@ -68,16 +69,16 @@ async function attempt(helpers: LockHelpers, timing: LockTiming): Promise<Attemp
 		if (fresh.length === 2) return 'acquired';
 		return fresh.length === 1 ? 'stale' : 'taken';
 	} catch (error) {
-		if (isIncompatibleMode(error)) throw new IncompatibleLockRow();
+		if (isIncompatibleMode(error)) return 'incompatible';
 		// Another process created the row first: the lock is taken.
 		return 'taken';
 	}
 }
 
 /**
- * Acquires the lock; resolves to undefined when it gave up (logged) so the
- * caller checks without it. Throws IncompatibleLockRow when the row belongs to
- * another node.
+ * Acquires the lock; resolves to undefined, logged, when the check must run
+ * without it: the row belongs to another node, or the lock stayed taken for
+ * giveUpMs.
  */
 export async function acquireLock(helpers: LockHelpers, log: LockLog, timing: LockTiming = LOCK_TIMING): Promise<HeldLock | undefined> {
 	const started = Date.now();
@@ -85,6 +86,10 @@ export async function acquireLock(helpers: LockHelpers, log: LockLog, timing: Lo
 	for (;;) {
 		const result = await attempt(helpers, timing);
 		if (result === 'acquired') return await holdLock(helpers, log, timing);
+		if (result === 'incompatible') {
+			log.warn(INCOMPATIBLE_ROW_WARNING);
+			return undefined;
+		}
 		if (result === 'stale') {
 			staleSince ??= Date.now();
 			if (Date.now() - staleSince >= timing.confirmStaleMs) {

@@ -1,6 +1,6 @@
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
-import { acquireLock, IncompatibleLockRow, LOCK_TIMING } from './databaseLock';
+import { acquireLock, LOCK_TIMING } from './databaseLock';
 import type { LockTiming } from './databaseLock';
 
 /**
@@ -53,19 +53,10 @@ export interface LedgerOwner {
 /** This process's checks, per trigger node: one at a time, the ids waiting meanwhile checked together. */
 const queues = new Map<string, Queue>();
 
-const INCOMPATIBLE_ROW_WARNING =
-	'Omnichannel Trigger: the workflow-wide de-duplication data holds values of another node (a Remove Duplicates node with scope "Workflow"?); events are checked without the cross-process lock. Use scope "Node" in that node.';
-
 /** Checks a batch of ids (in arrival order) in one read and write of the window. */
 async function checkUnderLock(helpers: LedgerHelpers, eventIds: string[], log: LedgerLog): Promise<Verdict[]> {
 	for (let losses = 0; ; losses++) {
-		let lock;
-		try {
-			lock = await acquireLock(helpers, log, lockTiming);
-		} catch (error) {
-			if (!(error instanceof IncompatibleLockRow)) throw error;
-			log.warn(INCOMPATIBLE_ROW_WARNING);
-		}
+		const lock = await acquireLock(helpers, log, lockTiming);
 		try {
 			// Taken over while this process was slow: writing now could drop or pass an id twice.
 			if (lock && !lock.held && losses < MAX_LOCK_LOSSES) continue;
