@@ -2,8 +2,8 @@
  * Runs the Omnichannel node inside n8n's real workflow engine: n8n-core's
  * WorkflowExecute drives a one-node workflow whose node type is the class
  * compiled to dist/ (run `npm run build` first), with a credentials helper that
- * applies the credential's generic `authenticate` through n8n's expression
- * engine, as n8n's own CredentialsHelper does. List searches run through
+ * applies the credential's `authenticate` (a generic one through n8n's expression
+ * engine), as n8n's own CredentialsHelper does. List searches run through
  * n8n-core's LoadOptionsContext. Nothing of the node is mocked: its requests
  * go to the sandbox over HTTP.
  *
@@ -132,7 +132,10 @@ class CredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
-	/** As packages/cli's CredentialsHelper: resolves each generic property as an expression. */
+	/**
+	 * As packages/cli's CredentialsHelper: a credential's authenticate function
+	 * is called; a generic one has each property resolved as an expression.
+	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
@@ -142,9 +145,8 @@ class CredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		if (typeName !== credentialType.name) throw new Error(`Unknown credential type ${typeName}`);
 		const { authenticate } = credentialType;
-		if (!authenticate || typeof authenticate === 'function' || !workflow || !node) {
-			throw new Error('The Omnichannel credential must use generic authentication');
-		}
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		if (!authenticate || !workflow || !node) throw new Error('The Omnichannel credential has no authentication');
 		const target = requestOptions as unknown as Record<string, IDataObject | undefined>;
 		for (const [outerKey, values] of Object.entries(authenticate.properties)) {
 			target[outerKey] ??= {};
