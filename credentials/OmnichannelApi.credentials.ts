@@ -19,7 +19,7 @@ export class OmnichannelApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/omnichannel.svg', dark: 'file:../icons/omnichannel.dark.svg' };
 
-	documentationUrl = 'https://github.com/omnichannel/n8n-nodes-omnichannel#credentials';
+	documentationUrl = 'https://github.com/omnichannel/n8n-nodes-omnichannel/blob/HEAD/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

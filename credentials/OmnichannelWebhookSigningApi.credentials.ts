@@ -6,7 +6,7 @@ import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
  * parameter: n8n encrypts it at rest and leaves it out of the workflow's JSON,
  * its exports and every execution record. The trigger only verifies with it,
  * so there is nothing to call to test it: a wrong secret shows as 401 answers
- * (see the README's Troubleshooting).
+ * (see docs/troubleshooting.md).
  */
 export class OmnichannelWebhookSigningApi implements ICredentialType {
 	name = 'omnichannelWebhookSigningApi';
@@ -15,7 +15,7 @@ export class OmnichannelWebhookSigningApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/omnichannel.svg', dark: 'file:../icons/omnichannel.dark.svg' };
 
-	documentationUrl = 'https://github.com/omnichannel/n8n-nodes-omnichannel#manual-registration';
+	documentationUrl = 'https://github.com/omnichannel/n8n-nodes-omnichannel/blob/HEAD/docs/trigger.md#manual-registration';
 
 	properties: INodeProperties[] = [
 		{

@@ -24,7 +24,7 @@ import { runSeed } from '../../shared/runSeed';
  * model that retries a send gets a new key and the message is sent again.
  * The remedy is the Client Request ID option filled by the model:
  * `{{ $fromAI('clientRequestId', ...) }}`, one key per message, reused when
- * retrying it (README "Use with AI agents").
+ * retrying it (docs/ai-agents.md, "Sending once when a call is retried").
  */
 export function defaultClientRequestId(
 	context: IExecuteFunctions,

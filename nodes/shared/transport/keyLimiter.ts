@@ -2,7 +2,7 @@ import { PacedBucket } from './pacedBucket';
 import { Semaphore } from './semaphore';
 
 /**
- * The rate a key's limiter learns (README, "Rate limit and retries"): several
+ * The rate a key's limiter learns (docs/operations.md, "Rate limit and retries"): several
  * n8n processes (queue-mode workers) share one key and n8n gives nodes no
  * shared state, so each process finds its share from the API's answers.
  * Additive increase while the limiter holds requests back, multiplicative
