@@ -120,7 +120,7 @@ test('the node has a subtitle, and its codex categories, documentation and alias
 	expect(codex).toMatchObject({
 		node: 'n8n-nodes-omnichannel.omnichannel',
 		categories: expect.arrayContaining(['Communication']),
-		resources: { primaryDocumentation: [{ url: 'https://github.com/omnichannel/n8n-nodes-omnichannel#operations' }] },
+		resources: { primaryDocumentation: [{ url: 'https://github.com/omnichannel/n8n-nodes-omnichannel/blob/HEAD/docs/operations.md' }] },
 		alias: expect.arrayContaining(['WhatsApp', 'Telegram', 'Live Chat']),
 	});
 });
