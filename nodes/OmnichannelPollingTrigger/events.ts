@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { messageDirection } from '../shared/messageDirections';
+import { matchesMessageFilters, onChannelTypes } from '../shared/messageFilters';
 import type { SimplifiedRecord } from '../shared/simplifiedRecords';
 import type { Cursor } from './cursor';
 import type { PollConfig } from './parameters';
@@ -35,10 +35,6 @@ export interface EventList {
 	scope: string;
 }
 
-function channelMatches(config: PollConfig, record: IDataObject): boolean {
-	return config.channelTypes.length === 0 || (typeof record.channel === 'string' && config.channelTypes.includes(record.channel));
-}
-
 export function eventList(config: PollConfig): EventList {
 	if (config.event === 'newMessage') {
 		const qs: IDataObject = config.conversationId ? { conversation_id: config.conversationId } : {};
@@ -47,9 +43,7 @@ export function eventList(config: PollConfig): EventList {
 			keyField: 'created_at',
 			query: () => ({ ...qs }),
 			baselineQuery: { ...qs },
-			matches: (record) =>
-				channelMatches(config, record) &&
-				(config.directions.length === 0 || config.directions.includes(messageDirection(record))),
+			matches: (record) => matchesMessageFilters(record, config),
 			record: 'message',
 			noun: 'message',
 			scope: `newMessage|${config.conversationId ?? ''}`,
@@ -64,7 +58,7 @@ export function eventList(config: PollConfig): EventList {
 			// that second already handled are in the cursor's ids.
 			query: (cursor) => (cursor.at === null ? {} : { last_updated_at: Math.floor(cursor.at / 1000) }),
 			baselineQuery: {},
-			matches: (record) => channelMatches(config, record),
+			matches: (record) => onChannelTypes(record, config.channelTypes),
 			record: 'conversation',
 			noun: 'conversation',
 			scope: `conversation|${config.newOnly ? 'newOnly' : 'newAndUpdated'}`,

@@ -5,7 +5,7 @@ import { CHANNEL_TYPE_OPTIONS } from '../shared/channelTypes';
 import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageDirections';
 import type { MessageDirection } from '../shared/messageDirections';
 import { ALL_EVENTS, normaliseEvents } from './events';
-import type { EventFilters } from './filters';
+import type { MessageFilters } from '../shared/messageFilters';
 import { keyBytesOfSecret } from './signature';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
@@ -155,7 +155,7 @@ export async function checkManualSigningSecret(context: IHookFunctions): Promise
 	return key;
 }
 
-export function eventFilters(context: IWebhookFunctions): EventFilters {
+export function eventFilters(context: IWebhookFunctions): MessageFilters {
 	const options = context.getNodeParameter('options', {}) as {
 		directions?: MessageDirection[];
 		channelTypes?: string[];

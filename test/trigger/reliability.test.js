@@ -84,7 +84,7 @@ describe('the run seed survives n8n\'s Retry (runSeed)', () => {
 });
 
 describe('the ledger lock (databaseLock)', () => {
-	const TIMING = { staleMs: 400, confirmStaleMs: 120, renewMs: 40, giveUpMs: 10_000 };
+	const TIMING = { staleMs: 2_000, confirmStaleMs: 300, renewMs: 100, giveUpMs: 30_000 };
 	const lockModule = () => fresh('../../nodes/OmnichannelTrigger/databaseLock');
 
 	/** Helpers whose calls take `ms` longer: a busy database seen from one process. */
@@ -108,7 +108,7 @@ describe('the ledger lock (databaseLock)', () => {
 				return lock;
 			});
 		// The holder works for three times the stale age, renewing as it goes.
-		await sleep(TIMING.staleMs * 3);
+		await sleep(TIMING.staleMs * 1.5);
 		expect(holder.held).toBe(true);
 		expect(waiterHas).toBe(false);
 		await holder.release();
@@ -152,7 +152,7 @@ describe('the ledger lock (databaseLock)', () => {
 		const stalling = {
 			checkProcessedAndRecord: async (...args) => {
 				// The database stops answering this process: calls hang past the stale age.
-				if (stalled) await sleep(TIMING.staleMs * 3);
+				if (stalled) await sleep(TIMING.staleMs);
 				return await helpers.checkProcessedAndRecord(...args);
 			},
 			clearAllProcessedItems: helpers.clearAllProcessedItems,
@@ -172,7 +172,7 @@ describe('the ledger lock (databaseLock)', () => {
 
 describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 	const NODE = { workflowId: 'wf', nodeId: 'node-1' };
-	const TIMING = { staleMs: 400, confirmStaleMs: 120, renewMs: 40, giveUpMs: 10_000 };
+	const TIMING = { staleMs: 2_000, confirmStaleMs: 300, renewMs: 100, giveUpMs: 30_000 };
 
 	test('copies checked while one process is slow pass once, and no id is dropped', async () => {
 		const table = new ProcessedDataTable(1);
