@@ -74,6 +74,11 @@ async function removeAtService(context: IHookFunctions, id: string): Promise<boo
  * unpublish run in one n8n process: main, the leader in queue mode).
  */
 export const RETIRE_GRACE_MS = 15_000;
+/** The grace: RETIRE_GRACE_MS, shorter in tests. */
+let retireGraceMs = RETIRE_GRACE_MS;
+export function setRetireGrace(ms: number): void {
+	retireGraceMs = ms;
+}
 
 /** Process memory: per trigger, the webhook retired and waiting for its removal. */
 const retiring = new BoundedMap<string, { id: string }>(256);
@@ -82,7 +87,7 @@ function retire(context: IHookFunctions, trigger: string, webhook: RegisteredWeb
 	const entry = { id: webhook.id };
 	retiring.set(trigger, entry);
 	void (async () => {
-		await sleep(RETIRE_GRACE_MS);
+		await sleep(retireGraceMs);
 		if (retiring.get(trigger) !== entry) return;
 		retiring.delete(trigger);
 		await removeAtService(context, entry.id);
