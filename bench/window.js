@@ -17,7 +17,7 @@ const os = require('os');
 const path = require('path');
 
 const { startN8n, omnichannelCredential, packRepo, workflows: w, waitFor, NODE_TYPES } = require('../test/e2e/harness');
-const { signatureHeader } = require('../test/sandbox/webhooks/signing');
+const { signatureHeader } = require('../sandbox/webhooks/signing');
 const { fillLedger, FULL_WINDOW } = require('./lib/ledgerPrefill');
 const { cpuSeconds } = require('./lib/processCpu');
 const { summarise } = require('./lib/summary');

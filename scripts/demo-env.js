@@ -6,7 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const { startSandbox } = require('../test/sandbox');
+const { startSandbox } = require('../sandbox');
 const { startN8n, omnichannelCredential, sandboxClient, waitFor, workflows } = require('../test/e2e/harness');
 const { startProcesses, startQueueCluster } = require('../test/e2e/harness/queue');
 

@@ -1,5 +1,5 @@
 'use strict';
-// The sandbox in a process of its own (scripts/sandbox.js), not in the bench's
+// The sandbox in a process of its own (sandbox/cli.js), not in the bench's
 // event loop: during webhook intake the sandbox signs and sends thousands of
 // deliveries while the bench feeds and polls, and sharing one thread would
 // make the bench's own work part of what is measured.
@@ -9,7 +9,7 @@ const readline = require('readline');
 
 const { sandboxClient } = require('../../test/e2e/harness');
 
-const SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'sandbox.js');
+const SCRIPT = path.join(__dirname, '..', '..', 'sandbox', 'cli.js');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 

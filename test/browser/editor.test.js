@@ -5,7 +5,7 @@
 // and sees its parameters, and picks a contact from a list the API searched.
 // The screenshots it takes are the README's (OMNICHANNEL_DOCS_SCREENSHOTS=1
 // copies them into docs/).
-const { startSandbox } = require('../sandbox');
+const { startSandbox } = require('../../sandbox');
 const { startN8n, omnichannelCredential, sandboxClient, waitFor } = require('../e2e/harness');
 const { launchBrowser, screenshot, withFailureScreenshot } = require('./browser');
 const { INSTALL_TIMEOUT_MS } = require('./chromium');

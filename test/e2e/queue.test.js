@@ -10,8 +10,8 @@ const crypto = require('crypto');
 const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('./harness');
 const { startProcesses, startQueueCluster } = require('./harness/queue');
 const { SETUP_TIMEOUT_MS } = require('./support/context');
-const { startSandbox } = require('../sandbox');
-const { signatureHeader } = require('../sandbox/webhooks/signing');
+const { startSandbox } = require('../../sandbox');
+const { signatureHeader } = require('../../sandbox/webhooks/signing');
 
 const TEST_TIMEOUT_MS = 6 * 60 * 1000;
 /** Time for anything that should not happen (a second downstream run) to show up. */

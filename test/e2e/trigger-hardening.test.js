@@ -9,7 +9,7 @@ const path = require('path');
 
 const { sleep, waitFor, workflows: w } = require('./harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('./support/context');
-const { signatureHeader } = require('../sandbox/webhooks/signing');
+const { signatureHeader } = require('../../sandbox/webhooks/signing');
 
 const SECRET = `whsec_${crypto.randomBytes(32).toString('base64')}`;
 const OLD_SECRET = `whsec_${crypto.randomBytes(32).toString('base64')}`;

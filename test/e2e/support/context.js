@@ -3,7 +3,7 @@
 // prepared n8n user folder with our packed package installed, and a
 // credential for the sandbox's seeded key. Files start the n8n server only
 // when they need it (triggers, credential tests); `n8n execute` needs none.
-const { startSandbox } = require('../../sandbox');
+const { startSandbox } = require('../../../sandbox');
 const { startN8n, omnichannelCredential, sandboxClient } = require('../harness');
 
 /**

@@ -1,7 +1,7 @@
 /** The sandbox (test/sandbox, sandbox.md) with typed helpers for the node tests. */
 import { sandboxRequest } from '../sandboxHttp';
 
-const sandboxModule = require('../../sandbox') as {
+const sandboxModule = require('../../../sandbox') as {
 	startSandbox: (options: SandboxOptions) => Promise<Sandbox>;
 };
 

@@ -3,7 +3,7 @@ import type { INodeType } from 'n8n-workflow';
 
 import { sandboxRequest } from '../sandboxHttp';
 
-const { startSandbox } = require('../../sandbox') as {
+const { startSandbox } = require('../../../sandbox') as {
 	startSandbox: (options: { port?: number; seed?: 'demo' | 'empty' }) => Promise<Sandbox>;
 };
 

@@ -6,7 +6,7 @@
 // Prints exactly one JSON line {base_url, control_url, app_id, key, live_key}
 // on stdout, then serves until SIGINT/SIGTERM.
 
-const { startSandbox } = require('../test/sandbox');
+const { startSandbox } = require('.');
 
 const INTEGER_OPTIONS = {
 	port: 'port',
@@ -17,7 +17,7 @@ const INTEGER_OPTIONS = {
 const STRING_OPTIONS = { host: 'host', seed: 'seed' };
 const PARENT_CHECK_MS = 200;
 
-/** @param {string[]} argv @returns {import('../test/sandbox').SandboxOptions} */
+/** @param {string[]} argv @returns {import('.').SandboxOptions} */
 function parseArgs(argv) {
 	/** @type {Record<string, unknown>} */
 	const options = {};

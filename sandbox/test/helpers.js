@@ -4,7 +4,7 @@
 // webhook receiver on 127.0.0.1.
 
 const http = require('node:http');
-const { startSandbox } = require('../sandbox');
+const { startSandbox } = require('..');
 
 /**
  * Starts a sandbox and returns it with clients bound to it.

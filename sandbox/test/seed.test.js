@@ -97,7 +97,7 @@ test('close() is idempotent and frees the port', async () => {
 });
 
 test('startSandbox rejects bad options', async () => {
-	const { startSandbox } = require('../sandbox');
+	const { startSandbox } = require('..');
 	await expect(startSandbox({ seed: 'full' })).rejects.toThrow(/seed/);
 	await expect(startSandbox({ contacts: -1 })).rejects.toThrow(/contacts/);
 	await expect(startSandbox({ port: 70000 })).rejects.toThrow(/port/);

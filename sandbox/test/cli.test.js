@@ -1,5 +1,5 @@
 'use strict';
-// scripts/sandbox.js and `npm run sandbox` (sandbox.md "Starting it").
+// sandbox/cli.js and `npm run sandbox` (sandbox.md "Starting it").
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -38,8 +38,8 @@ function launch(command, args) {
 	return { child, firstLine, exited, lines };
 }
 
-test('node scripts/sandbox.js prints one JSON line, serves, and stops on SIGTERM', async () => {
-	const run = launch(process.execPath, ['scripts/sandbox.js', '--port', '0', '--seed', 'empty', '--contacts', '25']);
+test('node sandbox/cli.js prints one JSON line, serves, and stops on SIGTERM', async () => {
+	const run = launch(process.execPath, ['sandbox/cli.js', '--port', '0', '--seed', 'empty', '--contacts', '25']);
 	const info = JSON.parse(await run.firstLine);
 	expect(Object.keys(info).sort()).toEqual(['app_id', 'base_url', 'control_url', 'key', 'live_key']);
 	expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/public\/v1$/);
@@ -57,7 +57,7 @@ test('node scripts/sandbox.js prints one JSON line, serves, and stops on SIGTERM
 });
 
 test('--option=value syntax, --conversations and --messages-per-conversation; SIGINT stops it', async () => {
-	const run = launch(process.execPath, ['scripts/sandbox.js', '--port=0', '--seed=empty', '--conversations=4', '--messages-per-conversation=3', '--host', '127.0.0.1']);
+	const run = launch(process.execPath, ['sandbox/cli.js', '--port=0', '--seed=empty', '--conversations=4', '--messages-per-conversation=3', '--host', '127.0.0.1']);
 	const info = JSON.parse(await run.firstLine);
 	const api = apiClient(info.base_url, info.key);
 	expect((await api.get('/conversations')).body.total).toBe(4);
@@ -67,7 +67,7 @@ test('--option=value syntax, --conversations and --messages-per-conversation; SI
 });
 
 test('the demo seed is the default', async () => {
-	const run = launch(process.execPath, ['scripts/sandbox.js']);
+	const run = launch(process.execPath, ['sandbox/cli.js']);
 	const info = JSON.parse(await run.firstLine);
 	const api = apiClient(info.base_url, info.key);
 	expect((await api.get('/conversations')).body.total).toBe(30);
@@ -77,7 +77,7 @@ test('the demo seed is the default', async () => {
 
 test('bad options exit non-zero with a message on stderr and nothing on stdout', async () => {
 	for (const args of [['--seed', 'full'], ['--port', 'abc'], ['--bogus', '1'], ['--contacts']]) {
-		const run = launch(process.execPath, ['scripts/sandbox.js', ...args]);
+		const run = launch(process.execPath, ['sandbox/cli.js', ...args]);
 		run.firstLine.catch(() => undefined);
 		const { code, stderr } = await run.exited;
 		expect(code).not.toBe(0);

@@ -5,7 +5,7 @@
 // the server must still answer afterwards.
 
 const { openSandbox, request } = require('./helpers');
-const { createPrng } = require('../sandbox/prng');
+const { createPrng } = require('../prng');
 
 const SEED = 1234567;
 const REQUESTS_PER_ROUTE = 18;
