@@ -20,7 +20,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { startN8n, packRepo, ensureN8nInstall, N8N_VERSION } = require('../test/e2e/harness');
+const { startN8n, packRepo, ensureN8nInstall, N8N_VERSION } = require('./lib/harness');
 const { parseOptions, SCENARIOS } = require('./lib/options');
 const { startSandboxProcess } = require('./lib/sandboxProcess');
 const { summariseRuns } = require('./lib/summary');

@@ -7,7 +7,7 @@ const { spawn } = require('child_process');
 const path = require('path');
 const readline = require('readline');
 
-const { sandboxClient } = require('../../test/e2e/harness');
+const { sandboxClient } = require('../../sandbox/client');
 
 const SCRIPT = path.join(__dirname, '..', '..', 'sandbox', 'cli.js');
 const START_TIMEOUT_MS = 30_000;

@@ -16,8 +16,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { omnichannelCredential, sandboxClient, waitFor, workflows: w } = require('../../test/e2e/harness');
-const { startProcesses, startQueueCluster } = require('../../test/e2e/harness/queue');
+const { sandboxClient } = require('../../sandbox/client');
+const { omnichannelCredential, startProcesses, startQueueCluster, waitFor, workflows: w } = require('../lib/harness');
 const { MEASURED } = require('../lib/workflows');
 
 const REPO = path.join(__dirname, '..', '..');
