@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run bench`: the benchmarks of issue 6, inside a real n8n, against the
-// sandbox with 100 ms latency and its 60 requests/s limit. Not part of
-// `npm test`: a full run takes about 15 minutes.
+// `npm run bench`: every benchmark scenario, each against a peer measured in
+// the same run. Not part of `npm test`: the scenarios in n8n alone take about
+// 15 minutes.
+//   bench/scenarios/<scenario>.js      what a scenario measures and against what
+//   bench/results/<scenario>.json/.md  its last results (bench/lib/results.js)
+// Most scenarios run inside a real n8n against one sandbox with 100 ms latency
+// and its 60 requests/s limit; `sandbox` (the sandbox alone) and `window` (n8n
+// with no sandbox) set up their own.
 //
 //   npm run bench                                  all scenarios, 3 runs each
 //   BENCH_RUNS=1 npm run bench -- --only reads     one scenario, one run
@@ -13,20 +18,28 @@
 //                                                  window (BENCH_PROFILE_DIR keeps the
 //                                                  raw .cpuprofile files)
 //
-// Writes bench/results.json and bench/RESULTS.md. The API key is sent to n8n
-// as a credential and never printed or written to the results.
+// The API key is sent to n8n as a credential and never printed or written to
+// the results.
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { startN8n, packRepo, ensureN8nInstall, N8N_VERSION } = require('../test/e2e/harness');
-const { parseOptions, SCENARIOS } = require('./lib/options');
+const { startN8n, packRepo, ensureN8nInstall, N8N_VERSION } = require('./lib/harness');
+const { parseOptions } = require('./lib/options');
 const { startSandboxProcess } = require('./lib/sandboxProcess');
 const { summariseRuns } = require('./lib/summary');
-const { writeResults } = require('./lib/report');
+const { scenarioResults } = require('./lib/report');
+const { writeResults } = require('./lib/results');
 
-const scenarioModules = {
+/** Scenarios that set up what they measure themselves. */
+const standaloneScenarios = {
+	sandbox: require('./scenarios/sandbox'),
+	window: require('./scenarios/window'),
+};
+
+/** Scenarios run inside n8n against the shared sandbox. */
+const n8nScenarios = {
 	reads: require('./scenarios/reads'),
 	sends: require('./scenarios/sends'),
 	webhooks: require('./scenarios/webhooks'),
@@ -59,7 +72,7 @@ function machine(install) {
 	};
 }
 
-/** A scenario's raw runs turned into what results.json keeps: summaries and targets. */
+/** A scenario's raw runs turned into what its results file keeps: summaries and targets. */
 function finish(result, runs) {
 	const peers = {};
 	const summary = {};
@@ -100,31 +113,47 @@ async function withN8nFactory(fn) {
 	}
 }
 
-async function main() {
-	const { scenarios, runs } = parseOptions();
-	build();
-	log(`scenarios ${scenarios.join(', ')}; ${runs} run(s) each`);
+/** Writes a scenario's results files and prints its table. */
+function report(name, result) {
+	const files = writeResults(name, result);
+	process.stdout.write(`${result.markdown}\n`);
+	log(`wrote ${path.relative(process.cwd(), files.json)} and ${path.relative(process.cwd(), files.markdown)}`);
+}
+
+/** The scenarios that share one sandbox and one packed package, each in n8n user folders of its own. */
+async function runInN8n(names, runs) {
 	const sandbox = await startSandboxProcess();
 	try {
 		await withN8nFactory(async (openN8n, packageFile, tarball) => {
-			const measured = {};
-			for (const name of scenarios) {
+			for (const name of names) {
 				log(`--- ${name}`);
+				let measured;
 				try {
-					const result = await scenarioModules[name].run({ sandbox, openN8n, tarball, runs, log });
-					measured[name] = { ...finish(result, result.runs ?? runs), package: packageFile };
+					const result = await n8nScenarios[name].run({ sandbox, openN8n, tarball, runs, log });
+					measured = { ...finish(result, result.runs ?? runs), package: packageFile };
 				} finally {
 					await sandbox.client.control('DELETE', '/faults');
 				}
-				for (const target of measured[name].targets) log(`${target.met === null ? 'info  ' : target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.value}`);
+				for (const target of measured.targets) log(`${target.met === null ? 'info  ' : target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.value}`);
+				report(name, scenarioResults({ name, machine: machine(ensureN8nInstall()), n8nVersion: N8N_VERSION, scenario: measured }));
 			}
-			const files = writeResults({ machine: machine(ensureN8nInstall()), n8nVersion: N8N_VERSION, scenarios: measured, order: SCENARIOS });
-			process.stdout.write(`${files.text}\n`);
-			log(`wrote ${path.relative(process.cwd(), files.json)} and ${path.relative(process.cwd(), files.markdown)}`);
 		});
 	} finally {
 		await sandbox.close();
 	}
+}
+
+async function main() {
+	const { scenarios, runs } = parseOptions();
+	log(`scenarios ${scenarios.join(', ')}; ${runs} run(s) each`);
+	// Every scenario but the sandbox's own measures the packed package.
+	if (scenarios.some((name) => name !== 'sandbox')) build();
+	for (const name of scenarios.filter((name) => standaloneScenarios[name])) {
+		log(`--- ${name}`);
+		report(name, await standaloneScenarios[name].run({ runs, log }));
+	}
+	const inN8n = scenarios.filter((name) => n8nScenarios[name]);
+	if (inN8n.length > 0) await runInN8n(inN8n, runs);
 }
 
 main().catch((error) => {

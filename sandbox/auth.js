@@ -1,5 +1,5 @@
 'use strict';
-// API key authentication (api.md §5, contract §3): bearer key format,
+// API key authentication: bearer key format,
 // lookup, revocation, expiry, IP allowlist and scopes.
 
 const crypto = require('node:crypto');
@@ -56,7 +56,7 @@ function entryMatches(entry, ip) {
 	return ((ipv4ToNumber(base) & mask) >>> 0) === ((ipv4ToNumber(ip) & mask) >>> 0);
 }
 
-/** Throws the 403 of contract §3 when the key's allowlist excludes `remoteAddress`. */
+/** Throws the allowlist 403 when the key's allowlist excludes `remoteAddress`. */
 function checkAllowlist(record, remoteAddress) {
 	if (!record.ip_allowlist) return;
 	const ip = normalizeIp(remoteAddress);
@@ -65,7 +65,7 @@ function checkAllowlist(record, remoteAddress) {
 	}
 }
 
-/** Throws the scope 403 of contract §3. @param {string | undefined} scope */
+/** Throws the scope 403 (with required_scope). @param {string | undefined} scope */
 function checkScope(record, scope) {
 	if (scope && !record.scopeSet.has(scope)) {
 		throw new HttpError(403, 'insufficient scope', { required_scope: scope });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// CLI of the sandbox (sandbox.md):
+// CLI of the sandbox (README.md):
 //   npm run sandbox -- --port <n> [--host 127.0.0.1] [--seed demo|empty]
 //     [--contacts <n>] [--conversations <n>] [--messages-per-conversation <n>]
 // Prints exactly one JSON line {base_url, control_url, app_id, key, live_key}

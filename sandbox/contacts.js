@@ -1,13 +1,12 @@
 'use strict';
-// Contact rules: field validation (api.md §4, contract §5), search (contract
-// §2), create/update/merge. Events are emitted by the callers' `emit`.
+// Contact rules: field validation, search, create/update/merge. Events are emitted by the callers' `emit`.
 
 const { badRequest } = require('./errors');
 const { requireObject, requiredString, optionalString } = require('./validate');
 const { LEAD_STATUSES } = require('./store');
 const serialize = require('./serialize');
 
-/** Optional string fields and their limits in code points (api.md §8). */
+/** Optional string fields and their limits in code points. */
 const OPTIONAL_FIELDS = {
 	phone: 50,
 	email: 200,
@@ -32,7 +31,7 @@ function parseContactBody(rawBody) {
 	const body = requireObject(rawBody);
 	const name = requiredString(body, 'name').trim();
 	if (name.length === 0) throw badRequest('name must not be empty');
-	// Re-check after trimming (contract §5: 1..200 after trim).
+	// Re-check after trimming (a name is 1..200 characters after trim).
 	requiredString({ name }, 'name', { max: NAME_MAX });
 	/** @type {Record<string, string>} */
 	const fields = {};
@@ -127,7 +126,7 @@ function updateContact(ctx, ws, contact, { name, fields }) {
 }
 
 /**
- * contract §5: the primary keeps its non-empty fields and fills its empty ones
+ * Merge: the primary keeps its non-empty fields and fills its empty ones
  * from the secondary; the secondary's conversations move; the secondary goes.
  */
 function mergeContacts(ctx, ws, rawBody) {
@@ -158,7 +157,7 @@ function mergeContacts(ctx, ws, rawBody) {
 }
 
 /**
- * contract §2: case-insensitive substring on name, email and company; phone
+ * Search: case-insensitive substring on name, email and company; phone
  * compared digits-only on both sides, only when the query has digits.
  * @param {string} search trimmed query @param {string | undefined} leadStatus
  * @returns {(contact: any) => boolean}

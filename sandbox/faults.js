@@ -1,5 +1,5 @@
 'use strict';
-// Fault injection settings (sandbox.md PUT /faults) and the per-request
+// Fault injection settings (control PUT /faults) and the per-request
 // decision. Faults touch only the public API, never /__sandbox.
 
 const { badRequest } = require('./errors');

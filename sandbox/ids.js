@@ -6,7 +6,7 @@ const crypto = require('node:crypto');
 
 // ASCII order ('0' < 'A' < 'a'), so comparing ids as strings is the same as
 // comparing them character by character in base62: the "then id desc" tiebreak
-// of contract.md §2 is plain string comparison.
+// of list orders is plain string comparison.
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BASE62_CODES = Buffer.from(BASE62, 'latin1');
 const ID_LENGTH = 20;
@@ -46,12 +46,12 @@ function createIdFactory() {
 	return { next: (prefix) => prefix + base62(ID_LENGTH), base62 };
 }
 
-/** Webhook signing secret: `whsec_` + base64 of 32 random bytes (contract §6). */
+/** Webhook signing secret: `whsec_` + base64 of 32 random bytes. */
 function newWebhookSecret() {
 	return 'whsec_' + crypto.randomBytes(32).toString('base64');
 }
 
-/** API key secret part: 32 characters of [A-Za-z0-9_-] (contract §3 allows 16..128). */
+/** API key secret part: 32 characters of [A-Za-z0-9_-] (the key format allows 16..128). */
 function newKeySecret() {
 	return crypto.randomBytes(24).toString('base64url');
 }

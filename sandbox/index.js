@@ -1,6 +1,6 @@
 'use strict';
 // startSandbox(): a faithful in-memory server of the whole public API
-// (api.md + contract.md) with the control surface of sandbox.md.
+// with a control surface for tests, benchmarks and the demo (README.md).
 // Everything lives in the per-call context, so several sandboxes can run in
 // one process.
 

@@ -9,11 +9,11 @@ const serialize = require('./serialize');
 
 /**
  * A conversation's messages form one session until it falls silent for this
- * long; the next message opens a new session (decision: api.md only names
- * message_session_id).
+ * long; the next message opens a new session (a choice of the sandbox: the
+ * API names message_session_id but not when a session ends).
  */
 const SESSION_GAP_MS = 6 * 60 * 60 * 1000;
-/** pending -> sent/failed happens this long after the send (contract §4). */
+/** pending -> sent/failed happens this long after the send. */
 const DISPATCH_DELAY_MIN_MS = 20;
 const DISPATCH_DELAY_SPREAD_MS = 30;
 const CLIENT_REQUEST_ID_MAX = 256;
@@ -116,7 +116,7 @@ function receiveInbound(ctx, ws, conversation, text) {
 
 /**
  * First step of every send: the idempotency key. Returns the earlier message
- * for a repeated client_request_id (contract §4: whatever the rest says).
+ * for a repeated client_request_id, whatever the rest of the body says.
  * @returns {{ clientRequestId: string, existing: any | null }}
  */
 function checkIdempotency(ws, body) {
@@ -130,7 +130,7 @@ function checkIdempotency(ws, body) {
 
 /**
  * Conversation, reply target and attribution shared by all send kinds
- * (api.md attribution rules 1-5, contract §4).
+ * (the attribution rules 1-4 of README.md).
  * @param {any} ws @param {any} key the authenticated key record
  * @param {{ conversation_id: unknown, reply_to_message_id: string | undefined,
  *           as_system: boolean | undefined, from_user_id: unknown }} input

@@ -1,5 +1,5 @@
 'use strict';
-// The pagination envelope of contract.md §2.
+// The pagination envelope of every list endpoint: page, per_page, has_next.
 
 const { badRequest } = require('./errors');
 const { queryInteger } = require('./validate');

@@ -1,5 +1,5 @@
 'use strict';
-// Per-key token bucket (contract §3): `rate` tokens per second, burst `rate`
+// Per-key token bucket: `rate` tokens per second, burst `rate`
 // (at least 1, so fractional rates such as 0.2/s still let requests through),
 // one token per request. A monotonic clock keeps it immune to clock changes.
 

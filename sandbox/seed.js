@@ -1,5 +1,5 @@
 'use strict';
-// Seeding: the deterministic demo world (sandbox.md --seed demo) and fast
+// Seeding: the deterministic demo world (--seed demo) and fast
 // bulk data for benchmarks. Seeding is silent: it emits no webhook events.
 
 const { createPrng } = require('./prng');

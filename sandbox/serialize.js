@@ -1,5 +1,5 @@
 'use strict';
-// Public resource shapes (api.md §2, contract.md §6). Records carry internal
+// Public resource shapes. Records carry internal
 // fields (prefixed "_" or not public, like a contact's comment); only these
 // functions decide what a client sees. Records keep times as epoch ms
 // (`_c` created, `_u` updated); the ISO 8601 strings are made here.

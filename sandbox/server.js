@@ -112,8 +112,8 @@ async function publicApi(app, ctx, table) {
 }
 
 /**
- * Runs before every public request, in this order (the order is a decision,
- * api.md and contract.md do not fix it):
+ * Runs before every public request, in this order (a choice of the sandbox;
+ * the API does not fix it):
  *   1. latency (faults) - applies to every response, 429s included;
  *   2. injected fault, when it strikes before the handler (a failing gateway
  *      answers before anything else);

@@ -1,5 +1,5 @@
 'use strict';
-// Request statistics of the public API (sandbox.md GET /stats).
+// Request statistics of the public API (control GET /stats).
 
 const { monotonicMs } = require('./clock');
 

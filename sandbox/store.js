@@ -38,7 +38,7 @@ const sha256 = (text) => crypto.createHash('sha256').update(text).digest();
  * @property {Collection<any>} messages
  * @property {Map<string, import('./collection').SortedList<any>>} messagesByConversation
  * @property {Map<string, import('./collection').SortedList<any>>} messagesBySession
- * @property {Map<string, any>} messagesByRequestId  idempotency index (contract §4)
+ * @property {Map<string, any>} messagesByRequestId  idempotency index
  * @property {Collection<any>} webhooks
  */
 

@@ -4,7 +4,7 @@
 
 const { badRequest } = require('./errors');
 
-/** Length in Unicode code points (contract §4), not UTF-16 units. */
+/** Length in Unicode code points (how the API counts), not UTF-16 units. */
 function codePointLength(text) {
 	// Spreading iterates by code point, so surrogate pairs count once.
 	return [...text].length;

@@ -7,8 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { installPackage, workflows } = require('../../test/e2e/harness');
-const { packDirectory } = require('../../test/e2e/harness/package');
+const { installPackage, packDirectory, workflows } = require('./harness');
 const { MEASURED } = require('./workflows');
 
 const PEER_DIR = path.join(__dirname, '..', 'intake-peer');

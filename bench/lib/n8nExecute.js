@@ -7,7 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { parseRunOutput } = require('../../test/e2e/harness/n8n-cli');
+const { parseRunOutput } = require('./harness');
 const { sampleRss } = require('./rssSampler');
 
 const PRELOAD = path.join(__dirname, 'peakRssPreload.js');

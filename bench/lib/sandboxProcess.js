@@ -7,14 +7,14 @@ const { spawn } = require('child_process');
 const path = require('path');
 const readline = require('readline');
 
-const { sandboxClient } = require('../../test/e2e/harness');
+const { sandboxClient } = require('../../sandbox/client');
 
 const SCRIPT = path.join(__dirname, '..', '..', 'sandbox', 'cli.js');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /**
- * Resolves to the sandbox's first stdout line (sandbox.md) plus a client and close().
+ * Resolves to the sandbox's first stdout line (its CLI's JSON line) plus a client and close().
  * @param {string[]} [seedArgs] the CLI's seed options (default: the demo world)
  */
 async function startSandboxProcess(seedArgs = ['--seed', 'demo']) {

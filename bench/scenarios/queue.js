@@ -1,5 +1,5 @@
 'use strict';
-// Scenario "queue" (issue 11): n8n's queue mode with K workers sharing one API
+// Scenario "queue": n8n's queue mode with K workers sharing one API
 // key. Every worker runs an execution of 3,000 text sends while a further
 // execution runs Return All of 100,000 contacts; K = 2, then K = 3. The peer
 // is the same package with the fixed token bucket it had before (its
@@ -16,8 +16,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { omnichannelCredential, sandboxClient, waitFor, workflows: w } = require('../../test/e2e/harness');
-const { startProcesses, startQueueCluster } = require('../../test/e2e/harness/queue');
+const { sandboxClient } = require('../../sandbox/client');
+const { omnichannelCredential, startProcesses, startQueueCluster, waitFor, workflows: w } = require('../lib/harness');
 const { MEASURED } = require('../lib/workflows');
 
 const REPO = path.join(__dirname, '..', '..');

@@ -12,7 +12,7 @@ const { startRelay } = require('../lib/intakeRelay');
 const { cpuSeconds } = require('../lib/processCpu');
 const { fillLedger, FULL_WINDOW } = require('../lib/ledgerPrefill');
 const { settledExecutions, eventIdOf } = require('../lib/executions');
-const { waitFor, freePort } = require('../../test/e2e/harness');
+const { waitFor, freePort } = require('../lib/harness');
 const wf = require('../lib/workflows');
 const { installIntakePeer, intakePeerWorkflow } = require('../lib/intakePeer');
 const { profilerNodeArgs, profiled, profileNotes } = require('../lib/intakeProfile');
@@ -189,7 +189,7 @@ function targets(summary) {
 	const exactlyOnce = ours.extraExecutions.max === 0 && ours.distinctEventsExecuted.min === EVENTS && ours.executions.max === EVENTS;
 	return [
 		{ target: "at least 90% of the minimal community trigger's rate (medians)", value: percent(ratioTo('minimal')), met: ratioTo('minimal') >= 0.9 },
-		// n8n spares only its own Webhook node the expression isolate (issue 11), so this one is a reference, not a goal.
+		// n8n spares only its own Webhook node the expression isolate, so this one is a reference, not a goal.
 		{ target: "against n8n's own Webhook node (medians)", value: percent(ratioTo('webhook')), met: null },
 		{
 			target: `exactly one execution per distinct event id (${EVENTS} events) in every run`,

@@ -1,6 +1,6 @@
 'use strict';
 // Control endpoints that observe or perturb: faults, stats, delivery log and
-// the stored view of a message (sandbox.md).
+// the stored view of a message (see README.md, "Control surface").
 
 const { orNotFound } = require('../errors');
 const serialize = require('../serialize');

@@ -1,7 +1,7 @@
 'use strict';
 // Control endpoints that shape the world: workspaces, keys, users, channels,
-// conversations, inbound customer messages and bulk seeding (sandbox.md).
-// Creations answer 200 (sandbox.md names no status; only revoke is a 204).
+// conversations, inbound customer messages and bulk seeding (see README.md,
+// "Control surface"). Creations answer 200; revoke is a 204.
 
 const { badRequest, orNotFound } = require('../errors');
 const { requireObject, requiredString, optionalString, optionalBoolean, isAbsent } = require('../validate');
@@ -36,7 +36,7 @@ module.exports = (ctx) => {
 			},
 		},
 		{
-			// Not in sandbox.md: lets tests find user ids (there is no public user list).
+			// Lets tests find user ids (there is no public user list).
 			method: 'GET',
 			url: '/workspaces/:app_id',
 			handler: (req) => {

@@ -1,6 +1,6 @@
 'use strict';
 // GET /conversations: newest activity first, with delta sync on
-// last_updated_at (contract §2: updated_at >= value, in UNIX seconds).
+// last_updated_at (updated_at >= value, in UNIX seconds).
 
 const { parsePaging, envelope, listView } = require('../pagination');
 const { queryInteger } = require('../validate');

@@ -1,5 +1,5 @@
 'use strict';
-// GET /me: the identity of the calling key (api.md §2 ApiKeyIdentity).
+// GET /me: the identity of the calling key.
 
 /** @returns {import('../server').RouteDefinition[]} */
 module.exports = () => [

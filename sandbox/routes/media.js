@@ -1,6 +1,6 @@
 'use strict';
 // POST /messages/image|audio|video|document: multipart/form-data sends
-// (contract §4). The file is streamed through a SHA-256 hash and counted,
+// The file is streamed through a SHA-256 hash and counted,
 // never kept: the control surface reports name, type, size and digest.
 
 const crypto = require('node:crypto');
@@ -61,7 +61,7 @@ async function collectParts(req) {
 	return { fields, file, strayFile };
 }
 
-/** "true"/"false" form values (contract §4). @returns {boolean | undefined} */
+/** "true"/"false" form values. @returns {boolean | undefined} */
 function formBoolean(fields, name) {
 	const value = fields.get(name);
 	if (value === undefined || value === '') return undefined;

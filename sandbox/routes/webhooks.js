@@ -1,5 +1,5 @@
 'use strict';
-// Webhook endpoints management (contract §6).
+// Webhook endpoints management.
 
 const { parsePaging, envelope, listView } = require('../pagination');
 const { requireObject, requiredString, optionalString } = require('../validate');

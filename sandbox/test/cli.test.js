@@ -1,5 +1,5 @@
 'use strict';
-// sandbox/cli.js and `npm run sandbox` (sandbox.md "Starting it").
+// sandbox/cli.js and `npm run sandbox` (README.md "Start it").
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');

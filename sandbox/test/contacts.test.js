@@ -1,6 +1,6 @@
 'use strict';
-// api.md §4 contacts endpoints and §8 limits; contract.md §5 (create, update,
-// merge) and §2 (search, lead_status filter).
+// Contacts endpoints and field limits: create, update, merge, search and
+// the lead_status filter.
 
 const { openSandbox, allPages, ID_PATTERN, ISO_PATTERN } = require('./helpers');
 
@@ -176,7 +176,7 @@ describe('merge (POST /contacts/merge)', () => {
 	});
 });
 
-describe('list: search and lead_status (contract §2)', () => {
+describe('list: search and lead_status', () => {
 	let ids;
 	beforeAll(async () => {
 		const { app_id } = (await t.control.post('/workspaces', {})).body;

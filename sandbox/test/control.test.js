@@ -1,5 +1,5 @@
 'use strict';
-// sandbox.md control endpoints (no auth, not part of the public API):
+// Control endpoints (no auth, not part of the public API):
 // workspaces, keys, users, channels, conversations, inbound, bulk, messages.
 // Faults, stats and deliveries are covered in faults.test.js and webhooks.test.js.
 

@@ -1,5 +1,5 @@
 'use strict';
-// api.md §7: every error is JSON {"error": "..."} with the right status, also
+// Every error is JSON {"error": "..."} with the right status, also
 // for framework-level failures (bad JSON, unknown routes, methods, sizes).
 
 const net = require('node:net');

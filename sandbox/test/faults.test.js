@@ -1,5 +1,5 @@
 'use strict';
-// sandbox.md PUT/DELETE /faults and GET/DELETE /stats: injected latency,
+// Control PUT/DELETE /faults and GET/DELETE /stats: injected latency,
 // errors and resets on the public API only, "after the handler" faults on
 // writes, and request statistics.
 
@@ -28,7 +28,7 @@ const DEFAULTS = {
 };
 
 describe('settings', () => {
-	test('DELETE restores the defaults of contract.md', async () => {
+	test('DELETE restores the defaults', async () => {
 		const res = await t.control.delete('/faults');
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual(DEFAULTS);

@@ -1,6 +1,6 @@
 'use strict';
-// contract §4: media sends (multipart) and location sends; api.md attribution
-// rule 5 (the overrides as form fields / JSON fields).
+// Media sends (multipart) and location sends, with the attribution overrides
+// as form fields / JSON fields.
 
 const crypto = require('node:crypto');
 const { useDemoSandbox } = require('./helpers');

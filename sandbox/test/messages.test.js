@@ -1,6 +1,6 @@
 'use strict';
-// api.md §4 sendTextMessage + attribution rules 1-4, listMessages; contract §4
-// (send_state, idempotency, validation, attribution) and §1.
+// Text sends, listMessages, send_state, idempotency, validation, ids and the
+// attribution rules (who a message is from: system, a user, the key's creator).
 
 const { openSandbox, waitFor, allPages, sleep, useDemoSandbox, ID_PATTERN, ISO_PATTERN } = require('./helpers');
 
@@ -119,7 +119,7 @@ describe('send text (POST /messages/text)', () => {
 	});
 });
 
-describe('attribution (api.md rules 1-4, contract §4)', () => {
+describe('attribution', () => {
 	test('rule 1: as_system -> System, from_user_id null', async () => {
 		const { message } = (await send({ as_system: true })).body;
 		expect(message.from_user_id).toBeNull();
@@ -159,7 +159,7 @@ describe('attribution (api.md rules 1-4, contract §4)', () => {
 	});
 });
 
-describe('idempotency on client_request_id (contract §4)', () => {
+describe('idempotency on client_request_id', () => {
 	test('a repeat returns 200 with the original message and creates nothing, whatever the body', async () => {
 		const id = crid();
 		const first = (await t.api.post('/messages/text', { client_request_id: id, conversation_id: t.world.active.id, text: 'original' })).body.message;

@@ -1,5 +1,5 @@
 'use strict';
-// contract.md §2: the pagination envelope, defaults, validation and orders of
+// The pagination envelope, defaults, validation and orders of
 // every list endpoint, and delta sync on conversations.
 
 const { openSandbox, allPages, ISO_PATTERN } = require('./helpers');

@@ -1,5 +1,5 @@
 'use strict';
-// The sandbox at 100,000 contacts (sandbox.md /bulk, startSandbox options):
+// The sandbox at 100,000 contacts (control /bulk, startSandbox options):
 // counts, the envelope of the last page, stable paging and filters. How fast
 // it seeds and serves pages is measured, not asserted here: `npm run
 // bench:sandbox` times it against a bare HTTP server in the same run.

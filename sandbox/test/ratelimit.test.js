@@ -1,5 +1,5 @@
 'use strict';
-// api.md §8 and contract §3: token bucket per key, 60/s, burst 60; 429 with
+// Rate limit: token bucket per key, 60/s, burst 60; 429 with
 // an integer Retry-After >= 1 and {"error": "rate limit exceeded"}.
 
 const { openSandbox, sleep } = require('./helpers');

@@ -1,5 +1,5 @@
 'use strict';
-// sandbox.md seeds: the deterministic demo world and the empty one, and
+// Seeds: the deterministic demo world and the empty one, and
 // isolation between several sandboxes in one process.
 
 const { openSandbox, allPages } = require('./helpers');

@@ -1,6 +1,6 @@
 'use strict';
-// contract §6 (webhook management) and §7 (deliveries: body, headers,
-// signature, retries, at-least-once); api.md §6.
+// Webhook management and deliveries (body, headers, signature, retries,
+// at-least-once).
 
 const crypto = require('node:crypto');
 const http = require('node:http');
@@ -30,7 +30,7 @@ const createHook = async (body) => {
 	return res.body;
 };
 
-/** Independent check of contract §7's signature scheme. */
+/** Independent check of the delivery signature scheme (see webhooks/signing.js). */
 function verifySignature(secret, headers, rawBody) {
 	const id = headers['x-service-webhook-id'];
 	const timestamp = headers['x-service-webhook-timestamp'];
@@ -51,7 +51,7 @@ const sendText = (text = 'hello') => t.api.post('/messages/text', { client_reque
 /** Deliveries received by `rx` since index `from`, parsed. */
 const bodies = (rx, from = 0) => rx.received.slice(from).map((r) => JSON.parse(r.body));
 
-describe('management (contract §6)', () => {
+describe('management', () => {
 	test('create: 201 Webhook with a whsec_ secret of 32 random bytes', async () => {
 		const hook = await createHook({ url: receiver.url, events: ['contact.created'], description: 'crm sync' });
 		expect(hook).toEqual({
@@ -121,7 +121,7 @@ describe('management (contract §6)', () => {
 	});
 });
 
-describe('deliveries (contract §7)', () => {
+describe('deliveries', () => {
 	test('signed POST: headers, body shape, data equals the resource', async () => {
 		const hook = await createHook({ url: receiver.url, events: ['*'] });
 		const from = receiver.received.length;

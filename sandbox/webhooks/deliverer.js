@@ -1,5 +1,5 @@
 'use strict';
-// Event deliveries (contract §7): signed POSTs to every active webhook of the
+// Event deliveries: signed POSTs to every active webhook of the
 // workspace subscribed to the event kind (or "*"), retried with the same
 // event id on the retry schedule, at least once (with injected duplicates and
 // failures from the fault settings). Every attempt is recorded for the
@@ -169,7 +169,7 @@ class WebhookDeliverer {
 				}
 				finish(null);
 			});
-			// No answer within 10 s is a failure (contract §7).
+			// No answer within 10 s is a failure.
 			timer = this.timers.after(ACK_TIMEOUT_MS, () => {
 				request.destroy();
 				finish(null);

@@ -1,5 +1,5 @@
 'use strict';
-// Delivery signatures (contract §7): HMAC-SHA256 keyed with the base64-decoded
+// Delivery signatures: HMAC-SHA256 keyed with the base64-decoded
 // part of the secret after "whsec_", over "<id>.<timestamp>.<raw body>".
 
 const crypto = require('node:crypto');

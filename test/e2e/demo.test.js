@@ -9,10 +9,10 @@ const path = require('path');
 
 const { freePort, N8nApi, waitFor } = require('./harness');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('./support/context');
-const { EXAMPLE_IDS } = require('../../scripts/demo-env');
+const { EXAMPLE_IDS } = require('../../scripts/demo/environment');
 const { connectMcp } = require('./mcp-support');
 
-const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'demo.js');
+const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'demo', 'cli.js');
 
 describe('the demo command', () => {
 	let child;

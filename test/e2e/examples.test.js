@@ -9,7 +9,7 @@ const path = require('path');
 const { freePort, nodeOutput, sandboxClient, sleep, waitFor, workflows: w } = require('./harness');
 const { NODE_TYPES } = require('./harness/node-types');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('./support/context');
-const { startDemo, EXAMPLE_IDS } = require('../../scripts/demo-env');
+const { startDemo, EXAMPLE_IDS } = require('../../scripts/demo/environment');
 const { OMNICHANNEL_TOOL_TYPE, connectMcp, resultText, startFakeChatModel, toolCall } = require('./mcp-support');
 
 const QUIET_PERIOD_MS = 3000;

@@ -1,34 +1,30 @@
-#!/usr/bin/env node
 'use strict';
-// `npm run bench:window`: what the trigger's de-duplication window costs per
+// Scenario `window`: what the trigger's de-duplication window costs per
 // delivery, empty and full (40,000 ids in n8n's database), in one real n8n
 // (SQLite, n8n's default settings) against n8n's plain Webhook node measured
 // in the same run. No sandbox: this process signs and sends the deliveries
 // itself, 16 in flight, so the figures are n8n's intake and nothing else.
 // The three peers take turns (plain, empty, full, plain, ...) so that all see
 // the same machine load.
-//   BENCH_RUNS=3 BENCH_DELIVERIES=300 npm run bench:window
+//   BENCH_RUNS=3 BENCH_DELIVERIES=300 npm run bench -- --only window
 //   BENCH_BASELINE_TARBALL=old.tgz ...   adds that build's trigger (window empty)
 //                                        as a fourth peer, in an n8n of its own
-// Writes bench/window-results.json and bench/WINDOW-RESULTS.md.
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { startN8n, omnichannelCredential, packRepo, workflows: w, waitFor, NODE_TYPES } = require('../test/e2e/harness');
-const { signatureHeader } = require('../sandbox/webhooks/signing');
-const { fillLedger, FULL_WINDOW } = require('./lib/ledgerPrefill');
-const { cpuSeconds } = require('./lib/processCpu');
-const { summarise } = require('./lib/summary');
-const { boundedInteger } = require('./lib/options');
+const { startN8n, omnichannelCredential, packRepo, workflows: w, waitFor, NODE_TYPES } = require('../lib/harness');
+const { signatureHeader } = require('../../sandbox/webhooks/signing');
+const { fillLedger, FULL_WINDOW } = require('../lib/ledgerPrefill');
+const { cpuSeconds } = require('../lib/processCpu');
+const { summarise } = require('../lib/summary');
+const { boundedInteger } = require('../lib/options');
 
 const IN_FLIGHT = 16;
 const MAX_RUNS = 10;
 const MAX_DELIVERIES = 5_000;
 const SECRET = `whsec_${crypto.randomBytes(32).toString('base64')}`;
-
-const log = (message) => process.stderr.write(`[bench:window] ${message}\n`);
 
 const PEERS = {
 	plain: { label: "n8n's Webhook node (no verification, no de-duplication)" },
@@ -143,8 +139,9 @@ function markdown(results) {
 	].join('\n');
 }
 
-async function main() {
-	const runs = boundedInteger('BENCH_RUNS', process.env.BENCH_RUNS, 3, MAX_RUNS);
+/** @param {{ runs: number, log: (message: string) => void }} options */
+async function run({ runs, log }) {
+	if (runs > MAX_RUNS) throw new Error(`the window scenario takes at most ${MAX_RUNS} runs (BENCH_RUNS)`);
 	const deliveries = boundedInteger('BENCH_DELIVERIES', process.env.BENCH_DELIVERIES, 300, MAX_DELIVERIES);
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-bench-window-'));
 	const n8n = await startN8n({ start: false, tarball: packRepo(packDir) });
@@ -217,10 +214,7 @@ async function main() {
 				}),
 			},
 		};
-		fs.writeFileSync(path.join(__dirname, 'window-results.json'), `${JSON.stringify(results, null, 2)}\n`);
-		const text = markdown(results);
-		fs.writeFileSync(path.join(__dirname, 'WINDOW-RESULTS.md'), text);
-		process.stdout.write(text);
+		return { json: results, markdown: markdown(results) };
 	} finally {
 		await n8n.dispose();
 		await baseline?.dispose();
@@ -228,7 +222,4 @@ async function main() {
 	}
 }
 
-main().catch((error) => {
-	log(`failed: ${error.stack}`);
-	process.exit(1);
-});
+module.exports = { run };

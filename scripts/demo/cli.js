@@ -1,19 +1,20 @@
 'use strict';
-// `npm run demo` (after scripts/demo.sh has built the package and the n8n
+// `npm run demo` (after scripts/demo/start.sh has built the package and the n8n
 // cache): starts the demo environment, prints how to use it and stays up
 // until Ctrl-C. Prints the n8n login, never the sandbox's API key.
 //
-//   node scripts/demo.js [--port 5678] [--user-folder .e2e/demo] [--queue]
+//   node scripts/demo/cli.js [--port 5678] [--user-folder .e2e/demo] [--queue]
 const net = require('net');
 const path = require('path');
 
-const { freePort, sandboxClient } = require('../test/e2e/harness');
-const { startDemo, EXAMPLE_IDS } = require('./demo-env');
+const { freePort } = require('../../test/e2e/harness');
+const { sandboxClient } = require('../../sandbox/client');
+const { startDemo, EXAMPLE_IDS } = require('./environment');
 
 const DEFAULT_PORT = 5678;
 
 function parseArgs(argv) {
-	const args = { port: undefined, userFolder: path.join(__dirname, '..', '.e2e', 'demo'), queue: false };
+	const args = { port: undefined, userFolder: path.join(__dirname, '..', '..', '.e2e', 'demo'), queue: false };
 	for (let i = 0; i < argv.length; i++) {
 		const value = argv[i + 1];
 		if (argv[i] === '--queue') {
@@ -22,7 +23,7 @@ function parseArgs(argv) {
 		}
 		if (argv[i] === '--port' && /^\d+$/.test(value ?? '')) args.port = Number(value);
 		else if (argv[i] === '--user-folder' && value) args.userFolder = path.resolve(value);
-		else throw new Error(`unknown or incomplete argument "${argv[i]}"; usage: demo.js [--port N] [--user-folder DIR] [--queue]`);
+		else throw new Error(`unknown or incomplete argument "${argv[i]}"; usage: scripts/demo/cli.js [--port N] [--user-folder DIR] [--queue]`);
 		i++;
 	}
 	return args;

@@ -1,6 +1,8 @@
 'use strict';
-// Reads and drives the sandbox from outside n8n, so the suite can check what
-// n8n did against the service's own state. The key is sent, never printed.
+// An HTTP client of a running sandbox (in this process or another): its
+// public API as a key holder, and its control surface. Tests, the demo and the
+// benchmarks use it to drive the sandbox and to check what n8n did against the
+// service's own state. The key is sent, never printed.
 
 async function call(url, method, body, headers = {}) {
 	const response = await fetch(url, {
@@ -27,7 +29,7 @@ function sandboxClient(sandbox, key = sandbox.key) {
 	const client = {
 		/** The public API, as a client holding `key`. */
 		api: (method, path, body) => call(`${sandbox.base_url}${path}`, method, body, auth),
-		/** The sandbox's control surface (sandbox.md). */
+		/** The sandbox's control surface (see README.md). */
 		control: (method, path, body) => call(`${sandbox.control_url}${path}`, method, body),
 
 		/** Every record of a list endpoint, following has_next (bounded by maxPages). */

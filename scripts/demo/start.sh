@@ -2,7 +2,7 @@
 # `npm run demo`: from a fresh clone to a running n8n with our package, the
 # sandbox, a ready credential and the example workflows. Stays up until Ctrl-C.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if [ ! -d node_modules ]; then
   echo "demo: installing the project's dependencies (npm ci)"
@@ -13,4 +13,4 @@ npm run build >/dev/null
 echo "demo: checking the cached n8n install (the first run installs it: about 4 minutes)"
 bash test/e2e/ensure-n8n.sh >/dev/null
 # exec: Ctrl-C and SIGTERM go straight to the demo, which stops n8n and the sandbox.
-exec node scripts/demo.js "$@"
+exec node scripts/demo/cli.js "$@"

@@ -6,11 +6,12 @@
 const fs = require('fs');
 const path = require('path');
 
-const { startSandbox } = require('../sandbox');
-const { startN8n, omnichannelCredential, sandboxClient, waitFor, workflows } = require('../test/e2e/harness');
-const { startProcesses, startQueueCluster } = require('../test/e2e/harness/queue');
+const { startSandbox } = require('../../sandbox');
+const { sandboxClient } = require('../../sandbox/client');
+const { startN8n, omnichannelCredential, waitFor, workflows } = require('../../test/e2e/harness');
+const { startProcesses, startQueueCluster } = require('../../test/e2e/harness/queue');
 
-const REPO_ROOT = path.join(__dirname, '..');
+const REPO_ROOT = path.join(__dirname, '..', '..');
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 /** The credential every example refers to. */
