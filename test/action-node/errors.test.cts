@@ -120,7 +120,7 @@ test('Retry-After is honoured as seconds and as an HTTP-date', async () => {
 });
 
 // A Retry-After of 1–2 s only delays the refused request and cuts the key's
-// rate (test/transport/rateLimiter.test.ts); a longer one is a pause.
+// rate (test/transport/rateLimiter.test.cts); a longer one is a pause.
 test('a 429 with a Retry-After above 2 s pauses every request made with the key, not just the refused one', async () => {
 	const server = await startScriptedServer([
 		{ status: 429, headers: { 'Retry-After': '3' } },

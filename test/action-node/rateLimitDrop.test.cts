@@ -3,7 +3,7 @@
  * bulk send (another system, or the provider, took capacity) and rises again.
  * The node's learned rate follows it within a few seconds, no item fails, and
  * the rate recovers afterwards. Real time with the sandbox, so the bounds are
- * loose; the exact dynamics are in test/transport/rateLimiter.test.ts.
+ * loose; the exact dynamics are in test/transport/rateLimiter.test.cts.
  */
 import { runNode } from '../support/host/actionNode.cjs';
 import { clearFaults, messagesOf, newConversation, resetStats, setFaults, stats } from '../support/sandbox.cjs';

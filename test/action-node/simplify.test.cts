@@ -12,7 +12,7 @@ const suite = useSandbox();
 
 /**
  * The simplified shapes other engineers rely on. They keep every field the
- * files in examples/, test/e2e/ and bench/ read from the node's output.
+ * files in examples/, test/ and bench/ read from the node's output.
  */
 const SIMPLIFIED = {
 	contact: ['id', 'name', 'email', 'phone', 'company', 'lead_status', 'lead_source', 'updated_at'],

@@ -1,7 +1,7 @@
 'use strict';
 // Makes sure Debian's `chromium` package is installed, so the browser test
 // runs on a bare CI machine (root, apt reachable) as on a warm one. Also a
-// script: `node test/browser/chromium.js` installs it and prints the path.
+// script: `node test/editor/chromium.js` installs it and prints the path.
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 

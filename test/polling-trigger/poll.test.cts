@@ -1,6 +1,7 @@
 /**
- * The polling trigger run by n8n-core's PollContext (see pollHost.ts) against
- * a list API whose pages can change between two requests (fakeApi.ts).
+ * The polling trigger run by n8n-core's PollContext (see
+ * support/host/pollingTrigger.cts) against a list API whose pages can change
+ * between two requests (support/fakePollingApi.cts).
  */
 import type { INodeParameters } from 'n8n-workflow';
 

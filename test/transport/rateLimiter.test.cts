@@ -1,6 +1,6 @@
 /**
  * Issue 11: two n8n processes (queue-mode workers) share one API key and no
- * state. Simulated time (see simulation.ts): deterministic, no timing
+ * state. Simulated time (see simulation.cts): deterministic, no timing
  * assertion depends on the machine. The goals are checked for the package's
  * limiter and, as a control, must not hold for the fixed bucket it replaced.
  */

@@ -59,7 +59,7 @@ export const adaptiveLimiter: LimiterFactory = () => {
 	return { throttled, rateLimited: (fingerprint, grant, retryAfterMs) => rateLimited(fingerprint, grant, retryAfterMs) };
 };
 
-/** The fixed bucket of before (test/transport/fixedBucketLimiter.ts), used as request.ts used it then. */
+/** The fixed bucket of before (test/transport/fixedBucketLimiter.cts), used as request.ts used it then. */
 export const fixedLimiter: LimiterFactory = () => {
 	let module: typeof import('./fixedBucketLimiter.cjs') | undefined;
 	jest.isolateModules(() => {

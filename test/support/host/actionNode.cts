@@ -12,23 +12,22 @@
  */
 import './environment.cjs';
 
+import { CredentialsHelper } from './credentials.cjs';
+import type { Credentials } from './credentials.cjs';
+
 import { existsSync } from 'fs';
 import { join } from 'path';
 
 import { Container } from '@n8n/di';
 import { ErrorReporter, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
-import { ICredentialsHelper, Workflow } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 import type {
-	ICredentialDataDecryptedObject,
-	ICredentials,
 	ICredentialType,
 	IDataObject,
-	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeListSearchResult,
 	INodeParameters,
-	INodeProperties,
 	INodeType,
 	INodeTypes,
 	IRun,
@@ -61,10 +60,7 @@ const nodeTypes: INodeTypes = {
 	getKnownTypes: () => ({ [NODE_TYPE]: { className: 'Omnichannel', sourcePath: DIST } }),
 };
 
-export interface Credentials {
-	baseUrl: string;
-	apiKey: string;
-}
+export type { Credentials };
 
 /** Secrets handed to the node; no output or error may ever contain one. */
 const secrets = new Set<string>();
@@ -118,70 +114,6 @@ export function assertNoSecretLeaked(): { outputs: number; secrets: number } {
 	return { outputs: produced.length, secrets: secrets.size };
 }
 
-/** n8n's CredentialsHelper, reduced to what a generic-auth credential needs. */
-class CredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly data: Credentials) {
-		super();
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	/** As packages/cli's CredentialsHelper: resolves each generic property as an expression. */
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions,
-		workflow?: Workflow,
-		node?: INode,
-	): Promise<IHttpRequestOptions> {
-		if (typeName !== credentialType.name) throw new Error(`Unknown credential type ${typeName}`);
-		const { authenticate } = credentialType;
-		if (!authenticate || typeof authenticate === 'function' || !workflow || !node) {
-			throw new Error('The Omnichannel credential must use generic authentication');
-		}
-		const target = requestOptions as unknown as Record<string, IDataObject | undefined>;
-		for (const [outerKey, values] of Object.entries(authenticate.properties)) {
-			target[outerKey] ??= {};
-			for (const [key, value] of Object.entries(values as IDataObject)) {
-				const resolve = (raw: unknown) =>
-					workflow.expression.getSimpleParameterValue(node, raw as string, 'internal', { $credentials: credentials }, undefined, '');
-				(target[outerKey] as IDataObject)[resolve(key) as string] = resolve(value) as string;
-			}
-		}
-		return requestOptions;
-	}
-
-	async preAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async runPreAuthentication(): Promise<undefined> {
-		return undefined;
-	}
-
-	async getCredentials(): Promise<ICredentials> {
-		throw new Error('Not used by the node');
-	}
-
-	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
-		return { ...this.data };
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(): INodeProperties[] {
-		return credentialType.properties;
-	}
-}
-
 function additionalDataFor(
 	credentials: Credentials,
 	executionId: string | undefined,
@@ -193,7 +125,7 @@ function additionalDataFor(
 	};
 	return {
 		hooks,
-		credentialsHelper: new CredentialsHelper(credentials),
+		credentialsHelper: new CredentialsHelper(credentialType, credentials),
 		executionId,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
 		instanceBaseUrl: 'http://127.0.0.1:5678/',

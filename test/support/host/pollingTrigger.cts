@@ -25,9 +25,7 @@ import { randomUUID } from 'crypto';
 import { PollContext } from 'n8n-core';
 import { Workflow } from 'n8n-workflow';
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
-	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
@@ -37,10 +35,13 @@ import type {
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 
+import { OmnichannelApi } from '../../../credentials/OmnichannelApi.credentials';
 import { API_KEY } from '../fakePollingApi.cjs';
+import { CredentialsHelper } from './credentials.cjs';
 
 const NODE_NAME = 'Omnichannel Polling Trigger';
 const NODE_TYPE = 'n8n-nodes-omnichannel.omnichannelPollingTrigger';
+const credentialType = new OmnichannelApi();
 
 export function loadPollingType(): INodeType {
 	let nodeType: INodeType | undefined;
@@ -54,19 +55,6 @@ export function loadPollingType(): INodeType {
 /** The workflow's expression isolate as n8n 2.40's poll executor handles it: taken and released per poll, not counted. */
 export interface Isolate {
 	held: boolean;
-}
-
-function credentialsHelper(credentials: ICredentialDataDecryptedObject, isolate: Isolate) {
-	return {
-		getParentTypes: () => [],
-		isCredentialUsableByNode: () => true,
-		getDecrypted: async () => ({ ...credentials }),
-		preAuthentication: async () => undefined,
-		authenticate: async (data: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions) => {
-			if (!isolate.held) throw new Error('No bridge acquired for this context. Call acquire() first.');
-			return { ...options, headers: { ...options.headers, Authorization: `Bearer ${String(data.apiKey)}` } };
-		},
-	};
 }
 
 export type PollOutcome = IDataObject[] | null;
@@ -193,7 +181,9 @@ export class PollHost {
 
 	private additionalData(isolate: Isolate): IWorkflowExecuteAdditionalData {
 		return {
-			credentialsHelper: credentialsHelper({ baseUrl: this.baseUrl, apiKey: API_KEY }, isolate),
+			credentialsHelper: new CredentialsHelper(credentialType, { baseUrl: this.baseUrl, apiKey: API_KEY }, () => {
+				if (!isolate.held) throw new Error('No bridge acquired for this context. Call acquire() first.');
+			}),
 		} as unknown as IWorkflowExecuteAdditionalData;
 	}
 }

@@ -27,12 +27,13 @@ import type { AddressInfo } from 'net';
 import { HookContext, WebhookContext } from 'n8n-core';
 import { Workflow } from 'n8n-workflow';
 
+import { OmnichannelApi } from '../../../credentials/OmnichannelApi.credentials';
+import { CredentialsHelper } from './credentials.cjs';
+import type { Credentials } from './credentials.cjs';
 import { ProcessedDataTable } from './processedData.cjs';
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
-	IHttpRequestOptions,
 	INodeExecutionData,
 	INode,
 	INodeParameters,
@@ -72,7 +73,7 @@ export interface Received {
 export type Gate = 'process' | 'unavailable' | 'processThenDrop';
 
 export interface HostOptions {
-	credentials: { baseUrl: string; apiKey: string };
+	credentials: Credentials;
 	parameters: INodeParameters;
 	/** Loads the node type from a fresh module registry: one call per "process". */
 	loadNodeType: () => INodeType;
@@ -81,6 +82,7 @@ export interface HostOptions {
 
 const NODE_NAME = 'Omnichannel Trigger';
 const NODE_TYPE = 'n8n-nodes-omnichannel.omnichannelTrigger';
+const credentialType = new OmnichannelApi();
 
 /** The node type from a fresh module registry: a new n8n "process" (or a restart). */
 export function loadTriggerType(): INodeType {
@@ -90,20 +92,6 @@ export function loadTriggerType(): INodeType {
 		nodeType = new OmnichannelTrigger() as INodeType;
 	});
 	return nodeType!;
-}
-
-function credentialsHelper(credentials: ICredentialDataDecryptedObject) {
-	return {
-		getParentTypes: () => [],
-		isCredentialUsableByNode: () => true,
-		getDecrypted: async () => ({ ...credentials }),
-		preAuthentication: async () => undefined,
-		// The credential's generic auth: Authorization: Bearer <apiKey>.
-		authenticate: async (data: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions) => ({
-			...options,
-			headers: { ...options.headers, Authorization: `Bearer ${String(data.apiKey)}` },
-		}),
-	};
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -288,7 +276,7 @@ export class TriggerHost {
 
 	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
 		return {
-			credentialsHelper: credentialsHelper(this.options.credentials),
+			credentialsHelper: new CredentialsHelper(credentialType, this.options.credentials),
 			webhookBaseUrl: `${this.origin}/webhook`,
 			webhookTestBaseUrl: `${this.origin}/webhook-test`,
 			webhookWaitingBaseUrl: `${this.origin}/webhook-waiting`,
