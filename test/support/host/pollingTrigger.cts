@@ -23,14 +23,13 @@ import './environment.cjs';
 import { randomUUID } from 'crypto';
 
 import { PollContext } from 'n8n-core';
-import { Workflow } from 'n8n-workflow';
+import type { Workflow } from 'n8n-workflow';
 import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
-	INodeTypes,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
@@ -38,18 +37,17 @@ import type {
 import { OmnichannelApi } from '../../../credentials/OmnichannelApi.credentials';
 import { API_KEY } from '../fakePollingApi.cjs';
 import { CredentialsHelper } from './credentials.cjs';
+import { freshNodeType, publishedWorkflow } from './workflow.cjs';
 
 const NODE_NAME = 'Omnichannel Polling Trigger';
 const NODE_TYPE = 'n8n-nodes-omnichannel.omnichannelPollingTrigger';
 const credentialType = new OmnichannelApi();
 
 export function loadPollingType(): INodeType {
-	let nodeType: INodeType | undefined;
-	jest.isolateModules(() => {
+	return freshNodeType(() => {
 		const { OmnichannelPollingTrigger } = require('../../../nodes/OmnichannelPollingTrigger/OmnichannelPollingTrigger.node');
-		nodeType = new OmnichannelPollingTrigger() as INodeType;
+		return new OmnichannelPollingTrigger() as INodeType;
 	});
-	return nodeType!;
 }
 
 /** The workflow's expression isolate as n8n 2.40's poll executor handles it: taken and released per poll, not counted. */
@@ -154,21 +152,7 @@ export class PollHost {
 	}
 
 	private newWorkflow(staticData: IDataObject): Workflow {
-		const type = this.nodeType;
-		const nodeTypes: INodeTypes = {
-			getByName: () => type,
-			getByNameAndVersion: () => type,
-			getKnownTypes: () => ({}),
-		};
-		return new Workflow({
-			id: 'wf1',
-			name: 'Omnichannel polling test',
-			nodes: [this.node],
-			connections: {},
-			active: true,
-			nodeTypes,
-			staticData,
-		});
+		return publishedWorkflow('wf1', 'Omnichannel polling test', this.node, this.nodeType, staticData);
 	}
 
 	/** WorkflowStaticDataService.saveStaticData: the whole object, only when changed. */

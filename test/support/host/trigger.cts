@@ -25,12 +25,13 @@ import type { IncomingMessage, Server, ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 
 import { HookContext, WebhookContext } from 'n8n-core';
-import { Workflow } from 'n8n-workflow';
+import type { Workflow } from 'n8n-workflow';
 
 import { OmnichannelApi } from '../../../credentials/OmnichannelApi.credentials';
 import { CredentialsHelper } from './credentials.cjs';
 import type { Credentials } from './credentials.cjs';
 import { ProcessedDataTable } from './processedData.cjs';
+import { freshNodeType, publishedWorkflow } from './workflow.cjs';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -38,7 +39,6 @@ import type {
 	INode,
 	INodeParameters,
 	INodeType,
-	INodeTypes,
 	IWebhookData,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
@@ -86,12 +86,10 @@ const credentialType = new OmnichannelApi();
 
 /** The node type from a fresh module registry: a new n8n "process" (or a restart). */
 export function loadTriggerType(): INodeType {
-	let nodeType: INodeType | undefined;
-	jest.isolateModules(() => {
+	return freshNodeType(() => {
 		const { OmnichannelTrigger } = require('../../../nodes/OmnichannelTrigger/OmnichannelTrigger.node');
-		nodeType = new OmnichannelTrigger() as INodeType;
+		return new OmnichannelTrigger() as INodeType;
 	});
-	return nodeType!;
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -245,21 +243,7 @@ export class TriggerHost {
 	}
 
 	private newWorkflow(process: number, staticData: IDataObject): Workflow {
-		const type = this.nodeTypes[process];
-		const nodeTypes: INodeTypes = {
-			getByName: () => type,
-			getByNameAndVersion: () => type,
-			getKnownTypes: () => ({}),
-		};
-		return new Workflow({
-			id: this.workflowId,
-			name: 'Omnichannel trigger test',
-			nodes: [this.node],
-			connections: {},
-			active: true,
-			nodeTypes,
-			staticData,
-		});
+		return publishedWorkflow(this.workflowId, 'Omnichannel trigger test', this.node, this.nodeTypes[process], staticData);
 	}
 
 	private loadWorkflow(process: number): Workflow {
