@@ -3,8 +3,11 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test', '<rootDir>/sandbox'],
-	testMatch: ['**/*.test.ts', '**/*.test.js'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },
+	// In-process tests are *.test.cts / *.test.js, the ones against real n8n *.n8n.test.js.
+	testMatch: ['**/*.test.cts', '**/*.test.js'],
+	moduleFileExtensions: ['js', 'cts', 'ts', 'json', 'node'],
+	resolver: '<rootDir>/test/support/jestResolver.js',
+	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json', diagnostics: { warnOnly: false } }] },
 	testTimeout: 60_000,
 	// E2E suites start real n8n processes; one worker keeps a 2-core machine responsive.
 	maxWorkers: 1,

@@ -1,18 +1,35 @@
 'use strict';
-// Lints the sources and the JavaScript that `npm pack` would publish, the way
-// n8n's verification scanner sees it: with inline eslint comments ignored.
-// The sources are linted as `npx n8n-node lint` does (eslint . with
-// eslint.config.mjs). Then the GitHub Actions workflows, with actionlint.
+// Lints what n8n's verification scanner sees, with inline eslint comments
+// ignored: the sources (scripts/eslint.config.mjs: n8n's lint plus the
+// scanner's rule sets), then the JavaScript that `npm pack` would publish.
+// Then the type check of the tests (test/tsconfig.json) and the GitHub Actions
+// workflows, with actionlint.
+// Only files that git tracks or would track are linted: the demo, benchmarks
+// and tests leave n8n's own JavaScript in git-ignored folders (.e2e/ and
+// others), which is not this project's code.
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
 const root = path.join(__dirname, '..');
-const eslint = path.join(root, 'node_modules', '.bin', 'eslint');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const config = path.join(__dirname, 'eslint.config.mjs');
 
-function run(args, cwd) {
-	execFileSync(eslint, ['--no-inline-config', '--max-warnings=-1', ...args], { cwd, stdio: 'inherit' });
+function eslint(args, cwd) {
+	execFileSync(bin('eslint'), ['--config', config, '--no-inline-config', '--no-warn-ignored', '--max-warnings=-1', ...args], {
+		cwd,
+		stdio: 'inherit',
+	});
+}
+
+/** The project's files ESLint reads: tracked, or untracked and not ignored by git. */
+function projectFiles() {
+	const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root })
+		.toString()
+		.split('\0');
+	// A tracked file deleted in the working tree is still listed until committed.
+	return listed.filter((file) => /(\.(ts|js|mjs|cjs)|^package\.json)$/.test(file) && fs.existsSync(path.join(root, file)));
 }
 
 function lintPackedTarball() {
@@ -27,10 +44,15 @@ function lintPackedTarball() {
 		const packed = path.join(work, 'package');
 		// --no-ignore: the config ignores dist/ (n8n's own lint config does), and
 		// here the packed dist/ is exactly what is to be linted.
-		run(['--config', path.join(root, 'eslint.config.mjs'), '--no-ignore', 'package.json', 'dist/**/*.js'], packed);
+		eslint(['--no-ignore', 'package.json', 'dist/**/*.js'], packed);
 	} finally {
 		fs.rmSync(work, { recursive: true, force: true });
 	}
+}
+
+/** The tests are TypeScript (.cts), type-checked without emitting. */
+function typeCheckTests() {
+	execFileSync(bin('tsc'), ['-p', path.join('test', 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
 }
 
 /**
@@ -56,11 +78,12 @@ async function lintWorkflows() {
 
 async function main() {
 	try {
-		run(['.'], root);
+		eslint(projectFiles(), root);
 		lintPackedTarball();
+		typeCheckTests();
 	} catch (error) {
-		// eslint already printed its findings; a stack trace of this script adds nothing.
-		console.error(`lint: failed (${error.status === 1 ? 'rule violations' : error.message.split('\n')[0]})`);
+		// eslint and tsc already printed their findings; a stack trace of this script adds nothing.
+		console.error(`lint: failed (${error.status === 1 || error.status === 2 ? 'findings above' : error.message.split('\n')[0]})`);
 		process.exit(1);
 	}
 	const workflows = await lintWorkflows();
@@ -68,7 +91,7 @@ async function main() {
 		console.error(`lint: failed (actionlint: ${workflows.findings} finding(s) in .github/workflows)`);
 		process.exit(1);
 	}
-	console.log(`lint: sources, packed tarball and ${workflows.files} workflow files clean`);
+	console.log(`lint: sources, packed tarball, test types and ${workflows.files} workflow files clean`);
 }
 
 main().catch((error) => {

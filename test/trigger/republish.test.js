@@ -3,8 +3,8 @@
 // "internal", activation "update"), then checkExists and create. Run through
 // n8n-core's HookContext against the sandbox's webhook API. The real-n8n
 // proof under a steady stream of events is republish.n8n.test.js.
-const { TriggerHost } = require('../harness/trigger/n8nHost');
-const { api, control, startSandbox } = require('../harness/trigger/sandboxClient');
+const { TriggerHost } = require('../support/host/trigger.cjs');
+const { api, control, startSandbox } = require('../support/sandbox.cjs');
 
 const GRACE_MS = 400;
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,45 @@
+'use strict';
+// What every E2E file starts from: a sandbox in this (Node 20) process, a
+// prepared n8n user folder with our packed package installed, and a
+// credential for the sandbox's seeded key. Files start the n8n server only
+// when they need it (triggers, credential tests); `n8n execute` needs none.
+const { startSandbox } = require('../../../sandbox');
+const { startN8n, omnichannelCredential, sandboxClient } = require('.');
+
+/**
+ * Budget for a file's setup: on a bare machine the first file also installs
+ * n8n into the cache (about 4 minutes on 2 cores); warm, it takes seconds.
+ */
+const SETUP_TIMEOUT_MS = 25 * 60 * 1000;
+/** One test: a few n8n CLI runs or polls of a few seconds each. */
+const TEST_TIMEOUT_MS = 3 * 60 * 1000;
+
+/** @param {{ sandbox?: object }} [options] startSandbox options (seed defaults to demo) */
+async function openContext({ sandbox: sandboxOptions = {} } = {}) {
+	const sandbox = await startSandbox({ seed: 'demo', ...sandboxOptions });
+	let n8n;
+	try {
+		n8n = await startN8n({ start: false });
+	} catch (error) {
+		await sandbox.close();
+		throw error;
+	}
+	const credential = omnichannelCredential({
+		id: 'e2eSandboxCred01',
+		name: 'E2E sandbox',
+		baseUrl: sandbox.base_url,
+		apiKey: sandbox.key,
+	});
+	return {
+		sandbox,
+		n8n,
+		credential,
+		client: sandboxClient(sandbox),
+		async close() {
+			await n8n.dispose();
+			await sandbox.close();
+		},
+	};
+}
+
+module.exports = { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS };

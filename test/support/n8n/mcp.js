@@ -1,0 +1,112 @@
+'use strict';
+// MCP helpers for the E2E files: n8n's MCP Server Trigger with our node's
+// AI-tool variant, and the official MCP TypeScript SDK as the client.
+const crypto = require('crypto');
+
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
+
+const { NODE_TYPES } = require('./node-types');
+const { checkWorkflowParameters, node } = require('./workflows');
+
+/** n8n's MCP Server Trigger (n8n 2.40: versions 1 to 2.1; from 2 the SSE and HTTP URL are the same path). */
+const MCP_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';
+/** The type n8n gives our node's tool variant (`usableAsTool`: the node's name + "Tool"). */
+const OMNICHANNEL_TOOL_TYPE = `${NODE_TYPES.action}Tool`;
+
+/** The production URL n8n serves an MCP Server Trigger at (`N8N_ENDPOINT_MCP` defaults to "mcp"). */
+const mcpUrl = (n8nBaseUrl, path) => `${n8nBaseUrl}/mcp/${path}`;
+
+/** `={{ $fromAI('key', 'description', 'type') }}`: the model fills the parameter. */
+const fromAI = (key, description, type = 'string') => `={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
+
+function mcpTrigger(name, path) {
+	return node(name, MCP_TRIGGER_TYPE, { path }, { typeVersion: 2, webhookId: crypto.randomUUID() });
+}
+
+/** Our node as an AI tool, bound to an import:credentials entry. */
+function omnichannelTool(name, credential, parameters) {
+	// The tool variant has the action node's parameters: check them the same way.
+	checkWorkflowParameters({ nodes: [{ name, type: NODE_TYPES.action, parameters }] });
+	return node(name, OMNICHANNEL_TOOL_TYPE, parameters, {
+		credentials: { omnichannelApi: { id: credential.id, name: credential.name } },
+	});
+}
+
+/** Connects every tool node to the MCP trigger's (or an agent's) ai_tool input. */
+function toolConnections(toolNames, target) {
+	return Object.fromEntries(toolNames.map((name) => [name, { ai_tool: [[{ node: target, type: 'ai_tool', index: 0 }]] }]));
+}
+
+/**
+ * An SDK client connected to `url`. `transport`: 'http' (streamable HTTP, the
+ * current MCP transport) or 'sse' (the older one; n8n serves both).
+ */
+async function connectMcp(url, { transport = 'http' } = {}) {
+	const client = new Client({ name: 'omnichannel-e2e', version: '1.0.0' });
+	const link =
+		transport === 'sse' ? new SSEClientTransport(new URL(url)) : new StreamableHTTPClientTransport(new URL(url));
+	await client.connect(link);
+	return client;
+}
+
+/** The text of a tool result (n8n puts one text part in it). */
+const resultText = (result) => result.content.map((part) => part.text ?? '').join('\n');
+
+module.exports = {
+	MCP_TRIGGER_TYPE,
+	OMNICHANNEL_TOOL_TYPE,
+	mcpUrl,
+	fromAI,
+	mcpTrigger,
+	omnichannelTool,
+	toolConnections,
+	connectMcp,
+	resultText,
+};
+
+/**
+ * A stand-in for an OpenAI-compatible chat model on 127.0.0.1, so that n8n's
+ * AI Agent can run without a real model: `respond(body)` gets each
+ * /chat/completions request and returns the assistant message (content and/or
+ * tool_calls). Every request body is kept in `requests`.
+ */
+async function startFakeChatModel(respond) {
+	const http = require('http');
+	const requests = [];
+	const server = http.createServer((req, res) => {
+		let raw = '';
+		req.on('data', (chunk) => (raw += chunk));
+		req.on('end', () => {
+			const send = (status, body) => {
+				res.writeHead(status, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(body));
+			};
+			if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) return send(404, { error: { message: 'not found' } });
+			const body = JSON.parse(raw);
+			requests.push(body);
+			const message = { role: 'assistant', content: null, ...respond(body, requests.length) };
+			send(200, {
+				id: `chatcmpl-${requests.length}`,
+				object: 'chat.completion',
+				created: Math.floor(Date.now() / 1000),
+				model: body.model,
+				choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+				usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+			});
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${server.address().port}/v1`,
+		requests,
+		close: () => new Promise((resolve) => server.close(resolve)),
+	};
+}
+
+/** An assistant tool call in OpenAI's format. */
+const toolCall = (id, name, args) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+
+module.exports.startFakeChatModel = startFakeChatModel;
+module.exports.toolCall = toolCall;

@@ -1,0 +1,125 @@
+/**
+ * The sandbox for the in-process tests: its `Sandbox` type (declared here
+ * only), and helpers for its public API and its control surface (no auth).
+ */
+
+const sandboxModule = require('../../sandbox') as {
+	startSandbox: (options: SandboxOptions) => Promise<Sandbox>;
+};
+
+export interface SandboxOptions {
+	port?: number;
+	seed?: 'demo' | 'empty';
+	contacts?: number;
+	conversations?: number;
+	messagesPerConversation?: number;
+}
+
+export interface Sandbox {
+	base_url: string;
+	control_url: string;
+	app_id: string;
+	key: string;
+	live_key: string;
+	port: number;
+	close(): Promise<void>;
+}
+
+export interface Stats {
+	requests: number;
+	by_status: Record<string, number>;
+	by_route: Record<string, number>;
+	max_per_second: number;
+}
+
+export interface DeliveryAttempt {
+	event_id: string;
+	type: string;
+	webhook_id: string;
+	url: string;
+	attempt: number;
+	status: number | null;
+	duplicate: boolean;
+	/** An injected duplicate: sent alongside the original, or after its answer. */
+	copy: 'concurrent' | 'late' | null;
+}
+
+export type Json = Record<string, any>;
+
+export const startSandbox = sandboxModule.startSandbox;
+
+/** One JSON request; throws unless it answers 2xx. */
+async function call(url: string, method: string, body?: unknown, key?: string): Promise<any> {
+	const response = await fetch(url, {
+		method,
+		headers: {
+			...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			...(key ? { Authorization: `Bearer ${key}` } : {}),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (response.status < 200 || response.status > 299) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** A control endpoint (no auth); throws unless it answers 2xx. */
+export async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<any> {
+	return await call(`${sb.control_url}${path}`, method, body);
+}
+
+/** A public API call with the sandbox's key; throws unless it answers 2xx. */
+export async function api(sb: Sandbox, method: string, path: string, body?: unknown, key = sb.key): Promise<any> {
+	return await call(`${sb.base_url}${path}`, method, body, key);
+}
+
+export const stats = async (sb: Sandbox): Promise<Stats> => await control(sb, 'GET', '/stats');
+export const resetStats = async (sb: Sandbox): Promise<void> => {
+	await control(sb, 'DELETE', '/stats');
+};
+export const setFaults = async (sb: Sandbox, faults: Json): Promise<Json> => await control(sb, 'PUT', '/faults', faults);
+export const clearFaults = async (sb: Sandbox): Promise<void> => {
+	await control(sb, 'DELETE', '/faults');
+};
+
+/** The stored view of a message, with attribution and media details. */
+export const storedMessage = async (sb: Sandbox, id: string): Promise<Json> =>
+	await control(sb, 'GET', `/messages/${encodeURIComponent(id)}`);
+
+/** A new conversation on an active channel of the seeded workspace. */
+export async function newConversation(sb: Sandbox, channelType = 'livechat'): Promise<Json> {
+	const channels = await api(sb, 'GET', '/channels?per_page=100');
+	const channel = channels.data.find((ch: Json) => ch.type === channelType && ch.is_active);
+	return await control(sb, 'POST', '/conversations', { channel_id: channel.id });
+}
+
+/** Every message of a conversation, through the public API. */
+export async function messagesOf(sb: Sandbox, conversationId: string): Promise<Json[]> {
+	const all: Json[] = [];
+	for (let page = 1; ; page++) {
+		const body = await api(sb, 'GET', `/messages?conversation_id=${conversationId}&per_page=500&page=${page}`);
+		all.push(...body.data);
+		if (!body.has_next) return all;
+	}
+}
+
+/** The webhook deliveries the sandbox attempted so far. */
+export async function deliveries(sb: Sandbox): Promise<DeliveryAttempt[]> {
+	return (await control(sb, 'GET', '/deliveries')) as DeliveryAttempt[];
+}
+
+/** Polls until `check` returns a value (bounded: fails after `timeoutMs`). */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await pause(25);
+	}
+}
+
+/** Resolves after `ms`; for letting late retries or duplicates arrive. */
+export function pause(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,32 @@
+/** Per-file setup of the node tests: one sandbox, and the leak check at the end. */
+import { assertNoSecretLeaked } from './host/actionNode.cjs';
+import type { Credentials } from './host/actionNode.cjs';
+import { startSandbox } from './sandbox.cjs';
+import type { Sandbox, SandboxOptions } from './sandbox.cjs';
+
+export interface Suite {
+	sb: Sandbox;
+	credentials: Credentials;
+}
+
+/**
+ * Starts a sandbox before the file's tests and closes it after them. Every
+ * output and error the node produced in the file is then searched for the API
+ * keys it was given: finding one fails the file.
+ */
+export function useSandbox(options: SandboxOptions = { seed: 'demo' }): Suite {
+	const suite = {} as Suite;
+	beforeAll(async () => {
+		suite.sb = await startSandbox({ port: 0, ...options });
+		suite.credentials = { baseUrl: suite.sb.base_url, apiKey: suite.sb.key };
+	});
+	afterAll(async () => {
+		await suite.sb?.close();
+		assertNoSecretLeaked();
+	});
+	return suite;
+}
+
+/** A resource locator value, as the editor stores it. */
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
