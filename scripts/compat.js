@@ -4,7 +4,7 @@
 // Runs the real-n8n core of the E2E suite (credential test, every operation,
 // the trigger's lifecycle and verified deliveries, the example workflows)
 // against several n8n versions, one after the other: the same test files,
-// with N8N_VERSION set for the harness (test/e2e/harness/install.js), which
+// with N8N_VERSION set for the harness (test/support/n8n/install.js), which
 // installs each version once into its own cache folder (about 5 minutes and
 // 2.2 GB in ~/.cache the first time).
 //
@@ -45,7 +45,7 @@ function cleanEnv(extra) {
 function install(version, logFile) {
 	const log = fs.openSync(logFile, 'w');
 	try {
-		const result = spawnSync('bash', [path.join(ROOT, 'test', 'e2e', 'ensure-n8n.sh')], {
+		const result = spawnSync('bash', [path.join(ROOT, 'test', 'support', 'n8n', 'ensure-n8n.sh')], {
 			cwd: ROOT,
 			env: cleanEnv({ N8N_VERSION: version }),
 			stdio: ['ignore', log, log],

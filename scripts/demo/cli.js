@@ -7,7 +7,7 @@
 const net = require('net');
 const path = require('path');
 
-const { freePort } = require('../../test/e2e/harness');
+const { freePort } = require('../../test/support/n8n');
 const { sandboxClient } = require('../../sandbox/client');
 const { startDemo, EXAMPLE_IDS } = require('./environment');
 

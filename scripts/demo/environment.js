@@ -8,8 +8,8 @@ const path = require('path');
 
 const { startSandbox } = require('../../sandbox');
 const { sandboxClient } = require('../../sandbox/client');
-const { startN8n, omnichannelCredential, waitFor, workflows } = require('../../test/e2e/harness');
-const { startProcesses, startQueueCluster } = require('../../test/e2e/harness/queue');
+const { startN8n, omnichannelCredential, waitFor, workflows } = require('../../test/support/n8n');
+const { startProcesses, startQueueCluster } = require('../../test/support/n8n/queue');
 
 const REPO_ROOT = path.join(__dirname, '..', '..');
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
