@@ -43,19 +43,32 @@ exec 9>&-
 exec 8>"$CACHE/.lock-n8n-$N8N_VERSION"
 flock 8
 
-# What installs here, per version: the registry mirror lacks some newer
-# transitive versions (hence --before), and linkedom 0.18.15 needs a missing
-# package (hence the override). n8n before 2.40 takes xlsx from
-# cdn.sheetjs.com, outside the npm registry: the same SheetJS release
-# republished on the registry (what n8n 2.40 itself uses) replaces it.
-# n8n 2.0 and 1.123 pin @langchain/core 1.1.x, but their langgraph accepts
-# any langgraph-checkpoint 1.x, and the newest needs a newer core (n8n start
-# then fails to load: "Command start not found"): 1.0.0 fits.
-BEFORE=2026-09-27
-case "$N8N_VERSION" in
-  2.40.*) OVERRIDES='{"linkedom": "0.18.13"}' ;;
-  *) OVERRIDES='{"linkedom": "0.18.13", "xlsx": "npm:@e965/xlsx@0.20.3", "@langchain/langgraph-checkpoint": "1.0.0"}' ;;
-esac
+# What installs here, per version: the first row whose pattern matches
+# N8N_VERSION gives npm's --before date and the host's overrides.
+# - --before: the registry mirror lacks some newer transitive versions (newer
+#   @langchain packages), so every install resolves as of that date.
+# - linkedom 0.18.13: 0.18.15 needs a package (cssomnom) the mirror lacks.
+# - xlsx (before 2.40): n8n takes it from cdn.sheetjs.com, outside the npm
+#   registry; the same SheetJS release republished on the registry (what n8n
+#   2.40 itself uses) replaces it.
+# - @langchain/langgraph-checkpoint 1.0.0 (2.0 and 1.123): they pin
+#   @langchain/core 1.1.x, but their langgraph accepts any checkpoint 1.x, and
+#   the newest needs a newer core (n8n start then fails to load: "Command
+#   start not found").
+# n8n 2.41.2 and 2.41.3 do not install: about twenty of their own packages
+# (n8n-core 2.41.2, @n8n/agents 0.26.2, ...) are missing from the mirror, and
+# overriding them all would test 2.41.1's engine under another name.
+#
+# pattern  before      overrides
+INSTALL_TABLE='
+2.41.*     2026-09-27  {"linkedom": "0.18.13"}
+2.40.*     2026-09-27  {"linkedom": "0.18.13"}
+*          2026-09-27  {"linkedom": "0.18.13", "xlsx": "npm:@e965/xlsx@0.20.3", "@langchain/langgraph-checkpoint": "1.0.0"}
+'
+while read -r pattern BEFORE OVERRIDES; do
+  # shellcheck disable=SC2053 # the pattern is a glob on purpose
+  [ -n "$pattern" ] && [[ $N8N_VERSION == $pattern ]] && break
+done <<< "$INSTALL_TABLE"
 
 if [ ! -f "$HOST_DIR/.complete" ]; then
   log "installing n8n $N8N_VERSION into $HOST_DIR (about 4 minutes, 2.2 GB)"
