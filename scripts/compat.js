@@ -25,7 +25,13 @@ const OUT_DIR = path.join(ROOT, 'test-results', 'compat');
  * and the newest 1.x.
  */
 const DEFAULT_VERSIONS = ['2.40.7', '2.41.1', '2.0.0', '1.123.81'];
-const SUITES = ['credential', 'action-node', 'trigger', 'examples'];
+const SUITE_FILES = {
+	credential: path.join('test', 'credentials', 'credential.n8n.test.js'),
+	'action-node': path.join('test', 'action-node', 'action-node.n8n.test.js'),
+	trigger: path.join('test', 'trigger', 'trigger.n8n.test.js'),
+	examples: path.join('test', 'examples', 'examples.n8n.test.js'),
+};
+const SUITES = Object.keys(SUITE_FILES);
 const INSTALL_TIMEOUT_MS = 30 * 60 * 1000;
 const JEST_TIMEOUT_MS = 60 * 60 * 1000;
 
@@ -66,7 +72,7 @@ function install(version, logFile) {
 
 /** Runs jest on the core E2E files under N8N_VERSION; resolves to jest's JSON result (or null). */
 function runJest(version, logFile, jsonFile) {
-	const files = SUITES.map((suite) => path.join('test', 'e2e', `${suite}.test.js`));
+	const files = SUITES.map((suite) => SUITE_FILES[suite]);
 	const args = [
 		path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
 		...files,
@@ -99,7 +105,7 @@ function summarize(result) {
 	const suites = {};
 	const failed = [];
 	for (const file of result.testResults) {
-		const suite = path.basename(file.name, '.test.js');
+		const suite = SUITES.find((name) => file.name.endsWith(SUITE_FILES[name]));
 		const tests = file.assertionResults;
 		const passed = tests.filter((t) => t.status === 'passed').length;
 		suites[suite] = { passed, total: tests.length };

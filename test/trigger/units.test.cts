@@ -1,5 +1,5 @@
-/** The trigger's pure parts: de-duplication in memory and in n8n's database, event names, filters. */
-import { IDS_PER_TRIGGER, RETENTION_MS, acceptOnce } from '../../nodes/OmnichannelTrigger/deduplication';
+/** The trigger's pure parts: the ids in process memory and in n8n's database, event names, filters. */
+import { IDS_PER_TRIGGER, RETENTION_MS, admitDelivery, markStarted } from '../../nodes/OmnichannelTrigger/eventsInProcess';
 import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/eventsInDatabase';
 import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/eventsInDatabase';
 import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/events';
@@ -24,36 +24,43 @@ function processLedger(): Ledger {
 
 const quietLog = { warn: () => undefined };
 
-describe('acceptOnce (memory of one process)', () => {
+/** A delivery whose execution's first step ran in this process: the process's answer to a copy. */
+function deliverOnce(trigger: string, eventId: string, at: number): boolean {
+	const admitted = admitDelivery(trigger, eventId, at) === 'start';
+	if (admitted) markStarted(trigger, eventId, at);
+	return admitted;
+}
+
+describe('the ids a process started (eventsInProcess)', () => {
 	test('holds the whole retry schedule at 5 events/s: 40,000 ids per trigger, oldest forgotten first', () => {
-		// contract.md §7: 5 s + 30 s + 2 min + 10 min + 30 min + 1 h after the first attempt.
+		// The sender retries 5 s + 30 s + 2 min + 10 min + 30 min + 1 h after the first attempt.
 		const schedule = (5 + 30 + 120 + 600 + 1800 + 3600) * 1000;
 		expect(IDS_PER_TRIGGER).toBeGreaterThanOrEqual((schedule / 1000) * 5);
 		expect(RETENTION_MS).toBeGreaterThan(schedule);
 		const total = IDS_PER_TRIGGER + 100;
 		// 5 events per second: the first event's last retry comes while the window is full.
 		let accepted = 0;
-		for (let index = 0; index < total; index++) if (acceptOnce('bound', `evt_${index}`, T0 + index * 200)) accepted++;
+		for (let index = 0; index < total; index++) if (deliverOnce('bound', `evt_${index}`, T0 + index * 200)) accepted++;
 		expect(accepted).toBe(total);
 		const end = T0 + total * 200;
 		// The event whose last retry is due now, 1 h 43 min after it was first seen.
-		expect(acceptOnce('bound', `evt_${total - (schedule / 1000) * 5}`, end)).toBe(false);
-		expect(acceptOnce('bound', 'evt_99', end)).toBe(true);
+		expect(deliverOnce('bound', `evt_${total - (schedule / 1000) * 5}`, end)).toBe(false);
+		expect(deliverOnce('bound', 'evt_99', end)).toBe(true);
 	});
 
 	test('an id is a copy for the retention time, then new again', () => {
-		expect(acceptOnce('retention', 'evt_old', T0)).toBe(true);
-		expect(acceptOnce('retention', 'evt_old', T0 + RETENTION_MS - 1_000)).toBe(false);
-		expect(acceptOnce('retention', 'evt_old', T0 + RETENTION_MS + 1_000)).toBe(true);
-		expect(acceptOnce('retention', 'evt_old', T0 + RETENTION_MS + 2_000)).toBe(false);
+		expect(deliverOnce('retention', 'evt_old', T0)).toBe(true);
+		expect(deliverOnce('retention', 'evt_old', T0 + RETENTION_MS - 1_000)).toBe(false);
+		expect(deliverOnce('retention', 'evt_old', T0 + RETENTION_MS + 1_000)).toBe(true);
+		expect(deliverOnce('retention', 'evt_old', T0 + RETENTION_MS + 2_000)).toBe(false);
 	});
 
 	test('each trigger (workflow, node, test or production) has its own ids; the number of triggers is bounded', () => {
-		expect(acceptOnce('trigger-a', 'evt_same', T0)).toBe(true);
-		expect(acceptOnce('trigger-b', 'evt_same', T0)).toBe(true);
-		for (let index = 0; index < 64; index++) acceptOnce(`many-${index}`, 'evt_x', T0);
-		expect(acceptOnce('trigger-a', 'evt_same', T0)).toBe(true);
-		expect(acceptOnce('many-63', 'evt_x', T0)).toBe(false);
+		expect(deliverOnce('trigger-a', 'evt_same', T0)).toBe(true);
+		expect(deliverOnce('trigger-b', 'evt_same', T0)).toBe(true);
+		for (let index = 0; index < 64; index++) deliverOnce(`many-${index}`, 'evt_x', T0);
+		expect(deliverOnce('trigger-a', 'evt_same', T0)).toBe(true);
+		expect(deliverOnce('many-63', 'evt_x', T0)).toBe(false);
 	});
 });
 

@@ -18,10 +18,11 @@ import type {
 	Workflow,
 } from 'n8n-workflow';
 
-/** What the Omnichannel API credential holds. */
+/** What the Omnichannel API credential holds, and the trigger's signing-secret credential where a test sets one. */
 export interface Credentials {
 	baseUrl: string;
 	apiKey: string;
+	signingSecret?: string;
 }
 
 export class CredentialsHelper extends ICredentialsHelper {
@@ -82,8 +83,14 @@ export class CredentialsHelper extends ICredentialsHelper {
 		throw new Error('Not used by the node');
 	}
 
-	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
-		return { ...this.data };
+	async getDecrypted(
+		_additionalData: unknown,
+		_nodeCredentials: unknown,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		if (type === 'omnichannelWebhookSigningApi') return { signingSecret: this.data.signingSecret ?? '' };
+		const { baseUrl, apiKey } = this.data;
+		return { baseUrl, apiKey };
 	}
 
 	async updateCredentials(): Promise<void> {}

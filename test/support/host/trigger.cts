@@ -144,7 +144,7 @@ export class TriggerHost {
 			id: randomUUID(),
 			name: NODE_NAME,
 			type: NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: 2,
 			position: [0, 0],
 			webhookId: randomUUID(),
 			parameters: options.parameters,
@@ -156,6 +156,12 @@ export class TriggerHost {
 	/** Every "process" starts again with fresh module state; the database stays. */
 	restart(): void {
 		this.nodeTypes = Array.from({ length: this.options.processes ?? 1 }, () => this.options.loadNodeType());
+	}
+
+	/** Manual registration's secret, in the node's signing-secret credential. */
+	useSigningSecret(secret: string): void {
+		this.options.credentials.signingSecret = secret;
+		this.node.credentials = { ...this.node.credentials, omnichannelWebhookSigningApi: { id: 'cred2', name: 'Signing secret' } };
 	}
 
 	setParameters(parameters: INodeParameters): void {
