@@ -4,9 +4,8 @@
  * jest.isolateModules, as every n8n worker loads the node's module once), and
  * runs items the way request.ts does: take a token, send, and on a 429 tell
  * the limiter and wait what it says, at most 7 attempts per item. The server
- * is a token bucket as the sandbox's (test/sandbox/rateLimit.js, contract.md
- * §3: burst = rate, Retry-After in whole seconds, at least 1; a new limit
- * refills the bucket) on the fake clock, behind a fixed latency. Nothing here
+ * is a token bucket as the sandbox's (sandbox/rateLimit.js: burst = rate,
+ * Retry-After in whole seconds, at least 1; a new limit refills the bucket) on the fake clock, behind a fixed latency. Nothing here
  * depends on how fast the machine is.
  */
 
