@@ -185,6 +185,57 @@ test(
 	TEST_TIMEOUT_MS,
 );
 
+/**
+ * Measured, not asserted (n8n's own behaviour, about two minutes):
+ * FAULTS_STALL_CHECK=1 runs it. A worker that does not come back before
+ * n8n's stall check (60 s lock + check, 85-109 s measured earlier).
+ */
+(process.env.FAULTS_STALL_CHECK === '1' ? test : test.skip)(
+	'measured: a worker killed during a Wait that does not come back before n8n’s stall check',
+	async () => {
+		const [worker] = cluster.workers;
+		const eventId = newEventId();
+		const text = `crash ${eventId}`;
+		const seenBefore = cluster.workerExecutionIds()[0];
+		expect(await deliver(eventId)).toBe(200);
+		const executionId = await waitFor(() => [...cluster.workerExecutionIds()[0]].find((id) => !seenBefore.has(id)), {
+			what: 'the execution on the worker',
+			timeoutMs: 60_000,
+		});
+		await sleep(2000);
+		const killedAt = Date.now();
+		await worker.kill();
+		let execution;
+		let changedAfterMs;
+		try {
+			execution = await waitFor(
+				async () => {
+					const current = await cluster.main.api.getExecution(executionId, { includeData: true });
+					return current.status !== 'running' && current.status !== 'new' ? current : undefined;
+				},
+				{ what: `execution ${executionId} to leave "running"`, timeoutMs: 180_000, intervalMs: 2000 },
+			);
+			changedAfterMs = Date.now() - killedAt;
+		} finally {
+			await worker.start();
+		}
+		const runData = Object.keys(execution.data?.resultData?.runData ?? {});
+		let retry;
+		try {
+			await cluster.main.api.retryExecution(executionId, { loadWorkflow: false });
+			retry = 'accepted';
+		} catch (error) {
+			retry = `refused: ${error.message.slice(0, 200)}`;
+		}
+		const sent = (await settle([text], 30_000, 'stall retry')).get(text) ?? 0;
+		console.log(
+			`faults: stall check: worker killed and not restarted; execution ${executionId} became "${execution.status}" ${Math.round(changedAfterMs / 1000)} s after the kill, ` +
+				`run data of [${runData.join(', ')}]; Retry ${retry}; messages for the event ${sent}`,
+		);
+	},
+	TEST_TIMEOUT_MS,
+);
+
 describe.each([
 	['Redis', () => cluster.redis],
 	['PostgreSQL', () => cluster.postgres],
