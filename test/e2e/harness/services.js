@@ -163,7 +163,9 @@ async function startRedis() {
 		const { child, exited } = server;
 		if (child.exitCode !== null || child.signalCode !== null) return;
 		child.kill('SIGTERM');
-		await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+		let timer;
+		await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+		clearTimeout(timer);
 		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 	};
 	return {
