@@ -1,6 +1,6 @@
 'use strict';
-// The trigger in n8n's queue mode (private PostgreSQL and Redis, main, one
-// worker, webhook process) on the days operators dread: a worker killed with
+// The trigger in n8n's queue mode (private PostgreSQL and Redis, main, two
+// workers, webhook process) on the days operators dread: a worker killed with
 // SIGKILL in the middle of an execution and the crashed execution retried,
 // and Redis and PostgreSQL stopped and restarted while deliveries arrive.
 // Every event runs downstream exactly once, counted in the sandbox.
@@ -65,6 +65,21 @@ async function deliver(eventId) {
 	return response.status;
 }
 
+/** Delivers a new event to the crash workflow and resolves, once a worker started its execution, to that worker and the execution id. */
+async function startOnWorker(eventId) {
+	const seenBefore = new Set(cluster.workerExecutionIds().flatMap((ids) => [...ids]));
+	expect(await waitFor(async () => ((await deliver(eventId)) === 200 ? 200 : undefined), { what: 'the published crash workflow', timeoutMs: 60_000, intervalMs: 1000 })).toBe(200);
+	// The worker's log names the execution it started; it then waits 10 s.
+	return await waitFor(
+		() => {
+			const ran = cluster.workerExecutionIds();
+			const index = ran.findIndex((ids) => [...ids].some((id) => !seenBefore.has(id)));
+			return index === -1 ? undefined : { worker: cluster.workers[index], executionId: [...ran[index]].find((id) => !seenBefore.has(id)) };
+		},
+		{ what: 'the execution on a worker', timeoutMs: 60_000 },
+	);
+}
+
 async function markerCounts() {
 	const messages = await client.listAll('/messages', { conversation_id: markerConversation });
 	const counts = new Map();
@@ -118,7 +133,7 @@ beforeAll(async () => {
 	const active = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));
 	[inboundConversation, markerConversation] = (await client.listAll('/conversations')).filter((c) => active.has(c.channel_id)).map((c) => c.id);
 
-	cluster = await startQueueCluster({ workers: 1, start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
+	cluster = await startQueueCluster({ workers: 2, start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
 	await cluster.main.importCredentials([credential]);
 	const all = workflows();
 	crashPath = `${all.find((wf) => wf.id === IDS.crash).nodes[0].webhookId}/omnichannel`;
@@ -145,17 +160,9 @@ afterAll(async () => {
 test(
 	'a worker killed with SIGKILL during a Wait and started again: Retry of the crashed execution sends once; a duplicate delivery then runs nothing',
 	async () => {
-		const [worker] = cluster.workers;
 		const eventId = newEventId();
 		const text = `crash ${eventId}`;
-		const seenBefore = cluster.workerExecutionIds()[0];
-		expect(await waitFor(async () => ((await deliver(eventId)) === 200 ? 200 : undefined), { what: 'the published crash workflow', timeoutMs: 60_000, intervalMs: 1000 })).toBe(200);
-
-		// The execution started on the worker (its log says so) and now waits 10 s.
-		const executionId = await waitFor(() => [...cluster.workerExecutionIds()[0]].find((id) => !seenBefore.has(id)), {
-			what: 'the execution on the worker',
-			timeoutMs: 60_000,
-		});
+		const { worker, executionId } = await startOnWorker(eventId);
 		await sleep(2000);
 		await worker.kill();
 		await worker.start();
@@ -193,15 +200,10 @@ test(
 (process.env.FAULTS_STALL_CHECK === '1' ? test : test.skip)(
 	'measured: a worker killed during a Wait that does not come back before n8n’s stall check',
 	async () => {
-		const [worker] = cluster.workers;
 		const eventId = newEventId();
 		const text = `crash ${eventId}`;
-		const seenBefore = cluster.workerExecutionIds()[0];
-		expect(await deliver(eventId)).toBe(200);
-		const executionId = await waitFor(() => [...cluster.workerExecutionIds()[0]].find((id) => !seenBefore.has(id)), {
-			what: 'the execution on the worker',
-			timeoutMs: 60_000,
-		});
+		// The other worker stays up: Bull's stall check runs in the workers.
+		const { worker, executionId } = await startOnWorker(eventId);
 		await sleep(2000);
 		const killedAt = Date.now();
 		await worker.kill();

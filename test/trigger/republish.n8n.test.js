@@ -137,12 +137,14 @@ describe('republishing a live trigger workflow', () => {
 			const failed = [...new Set(attempts.filter((a) => a.injected_failure).map((a) => a.event_id))];
 			const acknowledged = new Set(attempts.filter((a) => a.ok).map((a) => a.event_id));
 			const owedNeverAcknowledged = failed.filter((id) => !acknowledged.has(id));
+			const answers = {};
+			for (const attempt of attempts) answers[attempt.status] = (answers[attempt.status] ?? 0) + 1;
 			const hooksAfter = await webhooksAtSandbox();
 			console.log(
 				`faults: republish: ${EVENTS} events, runs per event ${JSON.stringify(histogram)}, ` +
 					`webhook ids ${new Set([webhookBefore.id, ...hooksAfter.map((h) => h.id), ...deliveryWebhookIds]).size} ` +
 					`(before ${webhookBefore.id}, after ${hooksAfter.map((h) => h.id).join(',') || 'none'}, in deliveries ${deliveryWebhookIds.size}), ` +
-					`events with a failed attempt ${failed.length}, of them never acknowledged ${owedNeverAcknowledged.length}`,
+					`events with a failed attempt ${failed.length}, of them never acknowledged ${owedNeverAcknowledged.length}, n8n's answers ${JSON.stringify(answers)}`,
 			);
 
 			expect(histogram).toEqual({ 1: EVENTS });
