@@ -136,6 +136,24 @@ async function deliverCopy(n8n, copy) {
 
 const newEventId = () => `evt_${crypto.randomBytes(10).toString('hex')}`;
 
+/**
+ * The event id of the customer message written after `before` (runsByText()
+ * taken just before): the one new "auto" run. Not the delivery log's first
+ * entry: a delivery of an earlier test's outbound message (the run marker's
+ * own message.created) can still be answered, and logged, after that test.
+ */
+async function newAutoRun(before, timeoutMs = 120_000) {
+	const fresh = await waitFor(
+		async () => {
+			const texts = [...(await runsByText()).keys()].filter((text) => text.startsWith('auto ') && !before.has(text));
+			return texts.length > 0 ? texts : undefined;
+		},
+		{ what: 'the new event’s downstream run', timeoutMs, intervalMs: 1000 },
+	);
+	expect(fresh).toHaveLength(1);
+	return fresh[0].slice('auto '.length);
+}
+
 async function waitForRuns(texts, timeoutMs = 120_000) {
 	return await waitFor(
 		async () => {
@@ -225,15 +243,12 @@ describe('the trigger in queue mode', () => {
 			}, { what: 'the trigger’s webhook at the sandbox', timeoutMs: 60_000 });
 			expect(hook.url.startsWith(`${cluster.webhook.baseUrl}/webhook/`)).toBe(true);
 
-			await client.control('DELETE', '/deliveries');
+			const before = await runsByText();
 			await client.control('POST', '/inbound', { conversation_id: conversationId, text: 'Hello, queue mode' });
-			const [delivery] = await waitFor(async () => {
-				const attempts = await client.control('GET', '/deliveries');
-				return attempts.length > 0 ? attempts : undefined;
-			}, { what: 'the delivery', timeoutMs: 30_000 });
-			const counts = await waitForRuns([`auto ${delivery.event_id}`]);
-			expect(delivery.status).toBe(200);
-			expect(counts.get(`auto ${delivery.event_id}`)).toBe(1);
+			const eventId = await newAutoRun(before);
+			const deliveries = await client.control('GET', `/deliveries?event_id=${eventId}`);
+			expect(deliveries.map((d) => d.status)).toEqual([200]);
+			expect((await runsByText()).get(`auto ${eventId}`)).toBe(1);
 		},
 		TEST_TIMEOUT_MS,
 	);
@@ -249,9 +264,9 @@ describe('the trigger in queue mode', () => {
 				let eventId;
 				let restartedAt;
 				try {
+					const before = await runsByText();
 					await client.control('POST', '/inbound', { conversation_id: conversationId, text: `Before restarting ${role}` });
-					eventId = (await waitFor(async () => (await client.control('GET', '/deliveries'))[0], { what: 'the first delivery', timeoutMs: 30_000 })).event_id;
-					await waitForRuns([`auto ${eventId}`]);
+					eventId = await newAutoRun(before);
 					await cluster.restart(role);
 					restartedAt = Date.now();
 					// Redeliveries verified and answered by the restarted processes.
@@ -272,12 +287,12 @@ describe('the trigger in queue mode', () => {
 	test(
 		'the registration survived every restart: a new event still runs once',
 		async () => {
-			await client.control('DELETE', '/deliveries');
+			const before = await runsByText();
 			await client.control('POST', '/inbound', { conversation_id: conversationId, text: 'After all restarts' });
-			const delivery = await waitFor(async () => (await client.control('GET', '/deliveries'))[0], { what: 'the delivery', timeoutMs: 30_000 });
-			const counts = await waitForRuns([`auto ${delivery.event_id}`]);
-			expect(delivery.status).toBe(200);
-			expect(counts.get(`auto ${delivery.event_id}`)).toBe(1);
+			const eventId = await newAutoRun(before);
+			const deliveries = await client.control('GET', `/deliveries?event_id=${eventId}`);
+			expect(deliveries.map((d) => d.status)).toEqual([200]);
+			expect((await runsByText()).get(`auto ${eventId}`)).toBe(1);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -134,8 +134,10 @@ describe('Omnichannel Trigger in a published n8n workflow', () => {
 			let eventId;
 			try {
 				await inbound('Before the restart');
-				await n8n.api.waitForExecutions(WORKFLOW_ID, { count: before + 1 });
-				eventId = (await client.control('GET', '/deliveries'))[0].event_id;
+				// The event this test created, from its execution: not the delivery log's
+				// first entry, which can be a late-answered attempt of an earlier test.
+				const [newest] = (await n8n.api.waitForExecutions(WORKFLOW_ID, { count: before + 1 })).sort((a, b) => Number(b.id) - Number(a.id));
+				eventId = (await triggerOutput(n8n, newest.id))[0].id;
 				const answered = async () =>
 					(await client.control('GET', `/deliveries?event_id=${eventId}`)).filter((a) => a.status === 200).length;
 				await n8n.stop();

@@ -156,6 +156,23 @@ class N8nApi {
 		await this.publicApi('PUT', `/workflows/${id}`, { name, nodes: [moved, ...rest], connections, settings: settings ?? {} });
 	}
 
+	/** Saves edited nodes as the editor does (GET, then PATCH with the checksum); returns the saved workflow. */
+	async saveNodes(id, editNodes) {
+		const current = await this.rest('GET', `/workflows/${id}`);
+		return await this.rest('PATCH', `/workflows/${id}`, { nodes: editNodes(current.nodes), connections: current.connections, expectedChecksum: current.checksum });
+	}
+
+	/** Edits a published workflow's nodes and publishes it again, the editor's way (PATCH, then POST activate). */
+	async editAndPublish(id, editNodes) {
+		const saved = await this.saveNodes(id, editNodes);
+		return await this.rest('POST', `/workflows/${id}/activate`, { versionId: saved.versionId, expectedChecksum: saved.checksum });
+	}
+
+	/** n8n's Retry of a failed execution (`loadWorkflow`: the saved workflow, else the execution's own); resolves when it finished. */
+	async retryExecution(id, { loadWorkflow }) {
+		return await this.rest('POST', `/executions/${id}/retry`, { loadWorkflow });
+	}
+
 	/**
 	 * Every execution matching the filters (workflowId, status, includeData),
 	 * following n8n's cursor pagination up to `maxPages` pages.

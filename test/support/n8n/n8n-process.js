@@ -203,6 +203,15 @@ class N8nProcess {
 		killGroup(child, 'SIGKILL');
 	}
 
+	/** Kills the server and its task runner with SIGKILL (an out-of-memory kill), so nothing shuts down cleanly. */
+	async kill() {
+		if (!this.server) return;
+		const { child, exited } = this.server;
+		this.server = null;
+		if (child.exitCode === null && child.signalCode === null) killGroup(child, 'SIGKILL');
+		await exited;
+	}
+
 	/** The server's pid while it runs (the group leader: stopping it stops its task runner too). */
 	get pid() {
 		return this.server?.child.pid;

@@ -84,8 +84,11 @@ async function startPostgres() {
 	runPg(bin, ['initdb', '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
 	// fsync off: a test database that is thrown away needs no durability.
 	const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-	runPg(bin, ['pg_ctl', '-D', data, '-o', serverOptions, '-l', path.join(dir, 'postgres.log'), '-w', 'start']);
-	const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+	const startServer = () => {
+		runPg(bin, ['pg_ctl', '-D', data, '-o', serverOptions, '-l', path.join(dir, 'postgres.log'), '-w', 'start']);
+		return Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+	};
+	let pid = startServer();
 	const psql = (sql) => runPg(bin, ['psql', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', sql]);
 	try {
 		psql(`CREATE USER ${DB.user} PASSWORD '${DB.password}'`);
@@ -96,8 +99,16 @@ async function startPostgres() {
 	}
 	return {
 		port,
-		pid,
+		get pid() {
+			return pid;
+		},
 		dir,
+		/** Stops the server (its data kept), waits `downMs`, starts it again on the same port. */
+		async restart(downMs) {
+			await stopPid(pid, 'SIGINT');
+			await new Promise((resolve) => setTimeout(resolve, downMs));
+			pid = startServer();
+		},
 		/** Runs SQL in the n8n database and returns psql's unaligned output. */
 		query: (sql) => runPg(bin, ['psql', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', DB.name, '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql]),
 		env: {
@@ -134,26 +145,42 @@ function redisPing(port) {
 /** A private Redis without persistence; `stop()` ends it by pid. */
 async function startRedis() {
 	const port = await freePort();
-	const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-		stdio: 'ignore',
-	});
-	const exited = new Promise((resolve) => child.once('exit', resolve));
-	try {
-		await waitFor(async () => await redisPing(port), { what: `redis on port ${port}`, timeoutMs: 20_000, intervalMs: 100 });
-	} catch (error) {
-		child.kill('SIGKILL');
-		throw error;
-	}
+	const startServer = async () => {
+		const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+			stdio: 'ignore',
+		});
+		const exited = new Promise((resolve) => child.once('exit', resolve));
+		try {
+			await waitFor(async () => await redisPing(port), { what: `redis on port ${port}`, timeoutMs: 20_000, intervalMs: 100 });
+		} catch (error) {
+			child.kill('SIGKILL');
+			throw error;
+		}
+		return { child, exited };
+	};
+	let server = await startServer();
+	const stopServer = async () => {
+		const { child, exited } = server;
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		child.kill('SIGTERM');
+		let timer;
+		await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+		clearTimeout(timer);
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	};
 	return {
 		port,
-		pid: child.pid,
-		env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
-		async stop() {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			child.kill('SIGTERM');
-			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+		get pid() {
+			return server.child.pid;
 		},
+		env: { QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(port) },
+		/** Stops the server (without persistence: its data is gone), waits `downMs`, starts an empty one on the same port. */
+		async restart(downMs) {
+			await stopServer();
+			await new Promise((resolve) => setTimeout(resolve, downMs));
+			server = await startServer();
+		},
+		stop: stopServer,
 	};
 }
 
