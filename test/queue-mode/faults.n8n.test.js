@@ -16,6 +16,7 @@ const TEST_TIMEOUT_MS = 6 * 60 * 1000;
 /** Time for anything that should not happen (a second run) to show up. */
 const QUIET_PERIOD_MS = 5000;
 const SIGNING_SECRET = `whsec_${crypto.randomBytes(24).toString('base64')}`;
+const SIGNING_CREDENTIAL = { id: 'faultsSigningCred', name: 'Faults signing secret', type: 'omnichannelWebhookSigningApi', data: { signingSecret: SIGNING_SECRET } };
 /** Short delivery retries, so events refused during a blip are delivered again soon. */
 const RETRY_SCHEDULE_MS = Array(40).fill(2000);
 /** Redis stays down well under the ~10 s after which n8n processes exit. */
@@ -111,7 +112,9 @@ function workflows() {
 			id: IDS.crash,
 			name: 'Fault suite: crash during a Wait',
 			nodes: [
-				w.omnichannelTrigger(TRIGGER, credential, { events: ['message.created'], registration: 'manual', signingSecret: SIGNING_SECRET }),
+				w.omnichannelTrigger(TRIGGER, credential, { events: ['message.created'], registration: 'manual' }, {
+					credentials: { omnichannelWebhookSigningApi: { id: SIGNING_CREDENTIAL.id, name: SIGNING_CREDENTIAL.name } },
+				}),
 				w.node('Wait', 'n8n-nodes-base.wait', { amount: 10, unit: 'seconds' }, { typeVersion: 1.1, webhookId: crypto.randomUUID() }),
 				marker("={{ 'crash ' + $json.id }}"),
 			],
@@ -134,7 +137,7 @@ beforeAll(async () => {
 	[inboundConversation, markerConversation] = (await client.listAll('/conversations')).filter((c) => active.has(c.channel_id)).map((c) => c.id);
 
 	cluster = await startQueueCluster({ workers: 2, start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
-	await cluster.main.importCredentials([credential]);
+	await cluster.main.importCredentials([credential, SIGNING_CREDENTIAL]);
 	const all = workflows();
 	crashPath = `${all.find((wf) => wf.id === IDS.crash).nodes[0].webhookId}/omnichannel`;
 	await cluster.main.importWorkflows(all);
