@@ -20,9 +20,9 @@ const ROOT = path.join(__dirname, '..');
 const OUT_DIR = path.join(ROOT, 'test-results', 'compat');
 
 /**
- * The suites' own version, the newest that installs here (2.41.2 and 2.41.3
- * lack packages in the registry mirror, see ensure-n8n.sh), the oldest 2.x
- * and the newest 1.x.
+ * The suites' own version, the newest that installs here (2.41.3 pins
+ * packages the registry mirror lacks, see ensure-n8n.sh), the oldest 2.x and
+ * the newest 1.x.
  */
 const DEFAULT_VERSIONS = ['2.40.7', '2.41.1', '2.0.0', '1.123.81'];
 const SUITE_FILES = {

@@ -47,7 +47,9 @@ flock 8
 # N8N_VERSION gives npm's --before date and the host's overrides.
 # - --before: the registry mirror lacks some newer transitive versions (newer
 #   @langchain packages), so every install resolves as of that date.
-# - linkedom 0.18.13: 0.18.15 needs a package (cssomnom) the mirror lacks.
+# - linkedom 0.18.13 (2.40 and older): the version their installs were
+#   measured with (0.18.15 needs cssomnom). For 2.41 --before alone gives
+#   0.18.13: the lockfile is the same with or without the pin.
 # - xlsx (before 2.40): n8n takes it from cdn.sheetjs.com, outside the npm
 #   registry; the same SheetJS release republished on the registry (what n8n
 #   2.40 itself uses) replaces it.
@@ -55,13 +57,14 @@ flock 8
 #   @langchain/core 1.1.x, but their langgraph accepts any checkpoint 1.x, and
 #   the newest needs a newer core (n8n start then fails to load: "Command
 #   start not found").
-# n8n 2.41.2 and 2.41.3 do not install: about twenty of their own packages
-# (n8n-core 2.41.2, @n8n/agents 0.26.2, ...) are missing from the mirror, and
-# overriding them all would test 2.41.1's engine under another name.
+# n8n 2.41.3 (the newest 2.41.x on the mirror) does not install: 21 of the
+# n8n packages it pins (n8n-core 2.41.2, @n8n/agents 0.26.2, ...) are missing
+# from the mirror, and pinning them all back would test 2.41.1's engine under
+# another name.
 #
 # pattern  before      overrides
 INSTALL_TABLE='
-2.41.*     2026-09-27  {"linkedom": "0.18.13"}
+2.41.*     2026-09-27  {}
 2.40.*     2026-09-27  {"linkedom": "0.18.13"}
 *          2026-09-27  {"linkedom": "0.18.13", "xlsx": "npm:@e965/xlsx@0.20.3", "@langchain/langgraph-checkpoint": "1.0.0"}
 '
