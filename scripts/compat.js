@@ -123,6 +123,9 @@ function summarize(result) {
 
 async function main() {
 	const versions = versionsFromArgs();
+	// The suites install the packed package: build it first, as `npm test` does.
+	const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	if (build.status !== 0) throw new Error('npm run build failed');
 	fs.mkdirSync(OUT_DIR, { recursive: true });
 	const summary = [];
 	for (const version of versions) {
