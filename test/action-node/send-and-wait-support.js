@@ -110,12 +110,21 @@ function conversationDriver(client) {
 		messages,
 		newConversation,
 		async start(webhookBaseUrl, flow, conversationId, question) {
-			const response = await fetch(`${webhookBaseUrl}/webhook/${flow.path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ conversation_id: conversationId, question }),
-			});
-			if (response.status !== 200) throw new Error(`/webhook/${flow.path} answered ${response.status}: ${await response.text()}`);
+			// n8n answers a publish before the Webhook node is registered: a 404 until then.
+			await waitFor(
+				async () => {
+					const response = await fetch(`${webhookBaseUrl}/webhook/${flow.path}`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ conversation_id: conversationId, question }),
+					});
+					const text = await response.text();
+					if (response.status === 404) return undefined;
+					if (response.status !== 200) throw new Error(`/webhook/${flow.path} answered ${response.status}: ${text}`);
+					return true;
+				},
+				{ what: `the published ${flow.path} workflow`, timeoutMs: 60_000, intervalMs: 500 },
+			);
 			return await waitFor(
 				async () => {
 					const asked = (await messages(conversationId)).find((m) => m.content.startsWith(question));
