@@ -90,6 +90,21 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 	);
 
 	test(
+		'two answers sent at the same moment resume the execution once',
+		async () => {
+			const conversation = await driver.newConversation();
+			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.approval, conversation.id, 'Both managers click at once?');
+			await Promise.all(links.map((link) => visit(link.url, { method: 'POST' })));
+			await driver.waitForAfter(conversation.id);
+			await sleep(QUIET_PERIOD_MS);
+			const outputs = await driver.afterOutputs(conversation.id);
+			expect(outputs).toHaveLength(1);
+			expect(typeof outputs[0].data.approved).toBe('boolean');
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
 		'free text: an empty answer shows the page again and keeps waiting; the answer resumes',
 		async () => {
 			const conversation = await driver.newConversation('telegram');

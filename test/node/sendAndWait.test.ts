@@ -6,7 +6,7 @@
  * The real-n8n E2E (test/action-node/send-and-wait.n8n.test.js) follows the links.
  */
 import { Container } from '@n8n/di';
-import { InstanceSettings, validateUrlSignature } from 'n8n-core';
+import { ExecuteContext, InstanceSettings, validateUrlSignature } from 'n8n-core';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -184,6 +184,32 @@ describe('checks before anything is sent', () => {
 		expect(result.status).toBe('error');
 		expect(result.error?.httpCode).toBe('400');
 		expect(result.run.waitTill).toBeUndefined();
+	});
+});
+
+describe('an n8n without the APIs the operation needs', () => {
+	test('fails when the operation runs, with a clear message and nothing sent; the node and its other operations still work', async () => {
+		const conversation = await newConversation(suite.sb);
+		const prototype = ExecuteContext.prototype as unknown as Record<string, unknown>;
+		// Shadows n8n-core's method for this test only, as an n8n version without it would be.
+		prototype.getSignedResumeUrl = undefined;
+		try {
+			const result = await sendAndWait(conversation.id);
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe('This version of n8n cannot run Send and Wait for Response');
+			expect(result.error?.description).toBe(
+				'It lacks getSignedResumeUrl. Update n8n to use this operation; the other operations work as before.',
+			);
+			const sent = await runNode({
+				credentials: suite.credentials,
+				parameters: { resource: 'message', operation: 'sendText', conversationId: byId(conversation.id), text: 'Still works' },
+			});
+			expect(sent.status).toBe('success');
+			expect((await messagesOf(suite.sb, conversation.id)).map((message) => message.content)).toEqual(['Still works']);
+		} finally {
+			delete prototype.getSignedResumeUrl;
+		}
+		expect(typeof (ExecuteContext.prototype as unknown as Record<string, unknown>).getSignedResumeUrl).toBe('function');
 	});
 });
 
