@@ -65,28 +65,19 @@ describe('the human review n8n generates from Send and Wait (AI Agent, refund ex
 	let model;
 	let manager;
 	let workflowId;
+	let chatCredential;
 
-	beforeAll(async () => {
-		ctx = await openContext();
-		const { n8n, sandbox, client } = ctx;
-		driver = conversationDriver(client);
-		shop = await startShop();
-		model = await startFakeChatModel(modelTurn);
-		manager = await driver.newConversation('telegram');
-
-		await n8n.importCredentials([omnichannelCredential({ ...DEMO_CREDENTIAL, baseUrl: sandbox.base_url, apiKey: sandbox.key })]);
-		await n8n.start();
-		await n8n.setupOwnerAndApiKey();
-		const { api } = n8n;
-		const chatCredential = await api.publicApi('POST', '/credentials', {
-			name: 'Fake chat model',
-			type: 'openAiApi',
-			data: { apiKey: 'sk-fake-model-for-tests', url: model.url, header: false },
-		});
+	/** The example with a chat model, the manager's conversation and the stand-in shop, published. */
+	async function publishExample(reviewOptions = {}) {
+		const { n8n, client } = ctx;
 		const example = loadExamples().find((workflow) => workflow.id === EXAMPLE_IDS.refundApproval);
+		const webhookId = crypto.randomUUID();
 		const nodes = example.nodes.map((n) => {
-			if (n.name === 'Customer wrote in') return { ...n, webhookId: crypto.randomUUID() };
-			if (n.name === 'Ask a manager') return { ...n, parameters: { ...n.parameters, conversationId: w.byId(manager.id) } };
+			if (n.name === 'Customer wrote in') return { ...n, webhookId };
+			if (n.name === 'Ask a manager') {
+				const options = { ...n.parameters.options, ...reviewOptions };
+				return { ...n, parameters: { ...n.parameters, conversationId: w.byId(manager.id), options } };
+			}
 			if (n.name === 'Issue refund') return { ...n, parameters: { ...n.parameters, url: shop.url } };
 			return n;
 		});
@@ -100,10 +91,33 @@ describe('the human review n8n generates from Send and Wait (AI Agent, refund ex
 			credentials: { openAiApi: { id: chatCredential.id, name: chatCredential.name } },
 		});
 		const connections = { ...example.connections, 'Chat model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] } };
-		({ id: workflowId } = await api.publicApi('POST', '/workflows', { name: example.name, nodes, connections, settings: { executionOrder: 'v1' } }));
-		const hooksBefore = (await client.listAll('/webhooks')).length;
-		await n8n.publishWorkflow(workflowId);
-		await waitFor(async () => (await client.listAll('/webhooks')).length > hooksBefore, { what: 'the trigger’s webhook at the sandbox', timeoutMs: 60_000 });
+		const { id } = await n8n.api.publicApi('POST', '/workflows', { name: example.name, nodes, connections, settings: { executionOrder: 'v1' } });
+		await n8n.publishWorkflow(id);
+		await waitFor(async () => (await client.listAll('/webhooks')).some((hook) => hook.url.includes(webhookId)), {
+			what: 'the trigger’s webhook at the sandbox',
+			timeoutMs: 60_000,
+		});
+		return id;
+	}
+
+	beforeAll(async () => {
+		ctx = await openContext();
+		const { n8n, sandbox, client } = ctx;
+		driver = conversationDriver(client);
+		shop = await startShop();
+		model = await startFakeChatModel(modelTurn);
+		manager = await driver.newConversation('telegram');
+
+		await n8n.importCredentials([omnichannelCredential({ ...DEMO_CREDENTIAL, baseUrl: sandbox.base_url, apiKey: sandbox.key })]);
+		await n8n.start();
+		await n8n.setupOwnerAndApiKey();
+		const { api } = n8n;
+		chatCredential = await api.publicApi('POST', '/credentials', {
+			name: 'Fake chat model',
+			type: 'openAiApi',
+			data: { apiKey: 'sk-fake-model-for-tests', url: model.url, header: false },
+		});
+		workflowId = await publishExample();
 	}, SETUP_TIMEOUT_MS);
 
 	afterAll(async () => {
@@ -172,6 +186,23 @@ describe('the human review n8n generates from Send and Wait (AI Agent, refund ex
 			expect(await customerReplies(customer.id)).toEqual(['A colleague will follow up on your refund request.']);
 			expect(shop.refunds).toHaveLength(refundsBefore);
 			const told = model.requests.flatMap((r) => r.messages).filter((m) => m.role === 'tool').map((m) => String(m.content));
+			expect(told.some((text) => text.includes('rejected the tool call'))).toBe(true);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'no answer within the wait limit counts as a decline',
+		async () => {
+			await ctx.n8n.unpublishWorkflow(workflowId);
+			workflowId = await publishExample({ limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 3, resumeUnit: 'seconds' } } });
+			const refundsBefore = shop.refunds.length;
+			const requestsBefore = model.requests.length;
+			const { customer } = await customerAsks('Please refund order 1042, nobody will answer in time.');
+			await waitFor(async () => (await customerReplies(customer.id)).length > 0, { what: 'the reply after the limit', timeoutMs: 100_000 });
+			expect(await customerReplies(customer.id)).toEqual(['A colleague will follow up on your refund request.']);
+			expect(shop.refunds).toHaveLength(refundsBefore);
+			const told = model.requests.slice(requestsBefore).flatMap((r) => r.messages).filter((m) => m.role === 'tool').map((m) => String(m.content));
 			expect(told.some((text) => text.includes('rejected the tool call'))).toBe(true);
 		},
 		TEST_TIMEOUT_MS,
