@@ -14,7 +14,7 @@ const { NODE_TYPES } = require('../e2e/harness/node-types');
 const { startFakeChatModel, toolCall } = require('../e2e/mcp-support');
 const { openContext, SETUP_TIMEOUT_MS } = require('../e2e/support/context');
 const { DEMO_CREDENTIAL, EXAMPLE_IDS, loadExamples } = require('../../scripts/demo-env');
-const { answer, conversationDriver, linksOf } = require('./send-and-wait-support');
+const { answer, conversationDriver, linksOf, untilWaiting } = require('./send-and-wait-support');
 
 const TEST_TIMEOUT_MS = 3 * 60 * 1000;
 const QUIET_PERIOD_MS = 3000;
@@ -146,7 +146,9 @@ describe('the human review n8n generates from Send and Wait (AI Agent, refund ex
 			},
 			{ what: 'the question to the manager', timeoutMs: 60_000 },
 		);
-		return { customer, asked, links: linksOf(asked.content) };
+		const links = linksOf(asked.content);
+		await untilWaiting(ctx.n8n.api, links[0]);
+		return { customer, asked, links };
 	}
 
 	const customerReplies = async (conversationId) =>

@@ -10,7 +10,7 @@ const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../e2e
 const { startProcesses, startQueueCluster } = require('../e2e/harness/queue');
 const { SETUP_TIMEOUT_MS } = require('../e2e/support/context');
 const { startSandbox } = require('../sandbox');
-const { FLOWS, allWorkflows, answer, conversationDriver, visit } = require('./send-and-wait-support');
+const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, visit } = require('./send-and-wait-support');
 
 const TEST_TIMEOUT_MS = 4 * 60 * 1000;
 const QUIET_PERIOD_MS = 3000;
@@ -19,7 +19,6 @@ let cluster;
 let sandbox;
 let driver;
 
-const executionOf = (link) => new URL(link.url).pathname.split('/')[2];
 const status = async (executionId) => (await cluster.main.api.getExecution(executionId, { includeData: false })).status;
 /** How many times workers started the execution (its first part, then its resumption). */
 function workerStarts(executionId) {
@@ -28,7 +27,7 @@ function workerStarts(executionId) {
 }
 
 /** Starts a flow on the webhook process (the URL triggers register in queue mode). */
-const start = (flow, conversationId, question) => driver.start(cluster.webhook.baseUrl, flow, conversationId, question);
+const start = (flow, conversationId, question) => driver.start(cluster.webhook.baseUrl, flow, conversationId, question, cluster.main.api);
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ seed: 'demo' });

@@ -95,9 +95,27 @@ async function answer(url, form = {}) {
 	return await visit(formTarget(url, page.html), { method: 'POST', form });
 }
 
+/** The execution a link resumes: /webhook-waiting/{executionId}/{nodeId}. */
+const executionOf = (link) => new URL(link.url).pathname.split('/')[2];
+
 /**
- * Drives one run of a flow in a conversation: starts it through `startUrl`
- * (its Webhook node), then reads the asking message from the sandbox.
+ * Waits until the execution is saved as waiting. The message can arrive in
+ * the sandbox a moment before n8n has saved that (n8n answers a link 409
+ * until then); a person is never that fast, a test is.
+ */
+async function untilWaiting(api, link) {
+	const executionId = executionOf(link);
+	await waitFor(async () => (await api.getExecution(executionId, { includeData: false })).status === 'waiting', {
+		what: `execution ${executionId} to be saved as waiting`,
+		timeoutMs: 30_000,
+		intervalMs: 100,
+	});
+}
+
+/**
+ * Drives one run of a flow in a conversation: starts it through its Webhook
+ * node, reads the asking message from the sandbox and waits until n8n has
+ * saved the execution as waiting (`api`: n8n's public API).
  */
 function conversationDriver(client) {
 	const messages = async (conversationId) => await client.listAll('/messages', { conversation_id: conversationId });
@@ -109,7 +127,7 @@ function conversationDriver(client) {
 	return {
 		messages,
 		newConversation,
-		async start(webhookBaseUrl, flow, conversationId, question) {
+		async start(webhookBaseUrl, flow, conversationId, question, api) {
 			// n8n answers a publish before the Webhook node is registered: a 404 until then.
 			await waitFor(
 				async () => {
@@ -125,13 +143,15 @@ function conversationDriver(client) {
 				},
 				{ what: `the published ${flow.path} workflow`, timeoutMs: 60_000, intervalMs: 500 },
 			);
-			return await waitFor(
+			const asked = await waitFor(
 				async () => {
-					const asked = (await messages(conversationId)).find((m) => m.content.startsWith(question));
-					return asked ? { message: asked, links: linksOf(asked.content) } : undefined;
+					const found = (await messages(conversationId)).find((m) => m.content.startsWith(question));
+					return found ? { message: found, links: linksOf(found.content) } : undefined;
 				},
 				{ what: `the question in ${conversationId}`, timeoutMs: 60_000 },
 			);
+			await untilWaiting(api, asked.links[0]);
+			return asked;
 		},
 		/** The outputs of Send and Wait that reached the next node, parsed. */
 		async afterOutputs(conversationId) {
@@ -149,4 +169,4 @@ function conversationDriver(client) {
 	};
 }
 
-module.exports = { FLOWS, allWorkflows, linksOf, visit, answer, formTarget, conversationDriver };
+module.exports = { FLOWS, allWorkflows, linksOf, visit, answer, formTarget, conversationDriver, executionOf, untilWaiting };

@@ -8,7 +8,7 @@
 // and a wait limit ends the wait with a timedOut item.
 const { sleep } = require('../e2e/harness');
 const { openContext, SETUP_TIMEOUT_MS } = require('../e2e/support/context');
-const { FLOWS, allWorkflows, answer, conversationDriver, visit } = require('./send-and-wait-support');
+const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, visit } = require('./send-and-wait-support');
 
 /** n8n's wait tracker looks for ended waits every 60 s: a limit resumes up to a minute late. */
 const TEST_TIMEOUT_MS = 4 * 60 * 1000;
@@ -19,7 +19,6 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 	let ctx;
 	let driver;
 
-	const executionOf = (link) => new URL(link.url).pathname.split('/')[2];
 	const status = async (executionId) => (await ctx.n8n.api.getExecution(executionId, { includeData: false })).status;
 
 	beforeAll(async () => {
@@ -40,7 +39,7 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 		async () => {
 			const conversation = await driver.newConversation();
 			const question = 'Refund €40 for order 1042?';
-			const { message, links } = await driver.start(ctx.n8n.baseUrl, FLOWS.approval, conversation.id, question);
+			const { message, links } = await driver.start(ctx.n8n.baseUrl, FLOWS.approval, conversation.id, question, ctx.n8n.api);
 			expect(message.content.split('\n').slice(0, 2)).toEqual([question, '']);
 			expect(links.map((link) => link.label)).toEqual(['Approve', 'Decline']);
 			const [approve, decline] = links;
@@ -93,7 +92,7 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 		'two answers sent at the same moment resume the execution once',
 		async () => {
 			const conversation = await driver.newConversation();
-			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.approval, conversation.id, 'Both managers click at once?');
+			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.approval, conversation.id, 'Both managers click at once?', ctx.n8n.api);
 			await Promise.all(links.map((link) => visit(link.url, { method: 'POST' })));
 			await driver.waitForAfter(conversation.id);
 			await sleep(QUIET_PERIOD_MS);
@@ -108,7 +107,7 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 		'free text: an empty answer shows the page again and keeps waiting; the answer resumes',
 		async () => {
 			const conversation = await driver.newConversation('telegram');
-			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.freeText, conversation.id, 'What should we tell the customer?');
+			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.freeText, conversation.id, 'What should we tell the customer?', ctx.n8n.api);
 			expect(links.map((link) => link.label)).toEqual(['Answer here']);
 			const empty = await answer(links[0].url, { text: '  ' });
 			expect(empty.status).toBe(400);
@@ -127,7 +126,7 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 		'custom form: invalid fields are shown with what to fix; valid ones come out under their labels',
 		async () => {
 			const conversation = await driver.newConversation('whatsapp');
-			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.form, conversation.id, 'How do we settle order 1043?');
+			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.form, conversation.id, 'How do we settle order 1043?', ctx.n8n.api);
 			const wrong = await answer(links[0].url, { 'field-0': 'Half refund', 'field-1': 'forty' });
 			expect(wrong.status).toBe(400);
 			expect(wrong.html).toContain('Please choose one of the options.');
@@ -144,7 +143,7 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 		'a wait limit of 3 seconds ends the wait with a timedOut item; an answer after the limit records nothing',
 		async () => {
 			const conversation = await driver.newConversation();
-			const { message, links } = await driver.start(ctx.n8n.baseUrl, FLOWS.timeout, conversation.id, 'Quick: approve?');
+			const { message, links } = await driver.start(ctx.n8n.baseUrl, FLOWS.timeout, conversation.id, 'Quick: approve?', ctx.n8n.api);
 			const executionId = executionOf(links[0]);
 			const execution = await ctx.n8n.api.getExecution(executionId);
 			const expiresAt = Date.parse(execution.waitTill);

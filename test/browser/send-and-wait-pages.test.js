@@ -73,6 +73,7 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 				FLOWS.form,
 				conversation.id,
 				'Customer Ana Silva asks for a refund for order 1043 (a dented box). How do we settle it?',
+				n8n.api,
 			);
 			await page.goto(links[0].url);
 			await page.getByRole('heading', { name: 'Your answer is requested' }).waitFor();
@@ -99,7 +100,7 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 		const { page } = browser;
 		await page.setViewportSize(PHONE);
 		const conversation = await driver.newConversation();
-		const { links } = await driver.start(n8n.baseUrl, FLOWS.approval, conversation.id, 'Refund €40 for order 1042?');
+		const { links } = await driver.start(n8n.baseUrl, FLOWS.approval, conversation.id, 'Refund €40 for order 1042?', n8n.api);
 		await page.goto(links[0].url);
 		await page.getByRole('button', { name: 'Approve' }).waitFor();
 		expect((await layout()).scrollsSideways).toBe(false);
