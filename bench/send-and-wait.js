@@ -15,6 +15,7 @@
 //
 //   BENCH_SAMPLES=30 BENCH_WAITING=1000 npm run bench:send-and-wait
 //   BENCH_SKIP_BUILD=1 ...      use the dist/ already built
+//   BENCH_FILL_ORDER=reverse    fill with the Wait node's executions first
 //
 // Writes bench/send-and-wait-results.json and bench/SEND-AND-WAIT-RESULTS.md.
 const { execFileSync } = require('child_process');
@@ -23,7 +24,9 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { startN8n, omnichannelCredential, sleep, waitFor, workflows: w, N8N_VERSION } = require('../test/e2e/harness');
+const WebSocket = require('ws');
+
+const { freePort, startN8n, omnichannelCredential, sleep, waitFor, workflows: w, N8N_VERSION } = require('../test/e2e/harness');
 const { startSandboxProcess } = require('./lib/sandboxProcess');
 
 const ROOT = path.join(__dirname, '..');
@@ -124,6 +127,41 @@ async function settledRssMb(pid) {
 	return Math.round(lowest / 1024);
 }
 
+/**
+ * The V8 heap n8n still uses after a full garbage collection, read over the
+ * inspector of the server (started with --inspect on 127.0.0.1): what the
+ * waiting executions hold, without garbage not yet collected.
+ */
+async function heapAfterGcMb(inspectPort) {
+	const targets = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
+	const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
+	await new Promise((resolve, reject) => {
+		socket.once('open', resolve);
+		socket.once('error', reject);
+	});
+	let nextId = 0;
+	const pending = new Map();
+	socket.on('message', (raw) => {
+		const message = JSON.parse(raw.toString());
+		pending.get(message.id)?.(message.result);
+		pending.delete(message.id);
+	});
+	const send = (method) =>
+		new Promise((resolve) => {
+			const id = ++nextId;
+			pending.set(id, resolve);
+			socket.send(JSON.stringify({ id, method, params: {} }));
+		});
+	try {
+		await send('HeapProfiler.collectGarbage');
+		await send('HeapProfiler.collectGarbage');
+		const { usedSize } = await send('Runtime.getHeapUsage');
+		return Math.round(usedSize / 2 ** 20);
+	} finally {
+		socket.close();
+	}
+}
+
 function databaseMb(n8n) {
 	const folder = path.join(n8n.userFolder, '.n8n');
 	const bytes = fs
@@ -143,7 +181,8 @@ async function main() {
 	try {
 		const { client } = sandbox;
 		const credential = omnichannelCredential({ id: 'benchSawCred0001', name: 'Bench sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-		n8n = await startN8n({ start: false });
+		const inspectPort = await freePort();
+		n8n = await startN8n({ start: false, nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
 		await n8n.importCredentials([credential]);
 		await n8n.importWorkflows(workflowsFor(credential));
 		await n8n.start();
@@ -209,13 +248,16 @@ async function main() {
 
 		// 2. Waiting executions: each peer fills a freshly restarted n8n with WAITING executions, in its own conversation.
 		const capacity = {};
-		for (const [key, peer] of Object.entries(PEERS)) {
+		// BENCH_FILL_ORDER=reverse fills the Wait node's first, to tell the peers' times apart from their order.
+		const fillOrder = Object.entries(PEERS);
+		if (process.env.BENCH_FILL_ORDER === 'reverse') fillOrder.reverse();
+		for (const [key, peer] of fillOrder) {
 			const target = await client.control('POST', '/conversations', { channel_id: channel.id });
 			await n8n.stop();
 			await n8n.start();
 			await startFlow(peer, `warm-up ${key}`, target.id);
 			await sleep(SETTLE_MS);
-			const before = { rssMb: await settledRssMb(n8n.pid), databaseMb: databaseMb(n8n) };
+			const before = { heapMb: await heapAfterGcMb(inspectPort), rssMb: await settledRssMb(n8n.pid), databaseMb: databaseMb(n8n) };
 			const fillStarted = Date.now();
 			let next = 0;
 			const worker = async () => {
@@ -234,15 +276,17 @@ async function main() {
 			);
 			const fillSeconds = (Date.now() - fillStarted) / 1000;
 			await sleep(SETTLE_MS);
-			const after = { rssMb: await settledRssMb(n8n.pid), databaseMb: databaseMb(n8n) };
+			const after = { heapMb: await heapAfterGcMb(inspectPort), rssMb: await settledRssMb(n8n.pid), databaseMb: databaseMb(n8n) };
 			capacity[key] = {
 				before,
 				after,
+				heap_kb_per_waiting: Math.round(((after.heapMb - before.heapMb) * 1024) / WAITING),
 				rss_kb_per_waiting: Math.round(((after.rssMb - before.rssMb) * 1024) / WAITING),
 				database_kb_per_waiting: Math.round(((after.databaseMb - before.databaseMb) * 1024) / WAITING),
 				fill_seconds: Math.round(fillSeconds),
+				fill_order: fillOrder.findIndex(([name]) => name === key) + 1,
 			};
-			log(`${key}: ${WAITING} waiting, RSS ${before.rssMb} -> ${after.rssMb} MB, database ${before.databaseMb} -> ${after.databaseMb} MB`);
+			log(`${key}: ${WAITING} waiting, heap after GC ${before.heapMb} -> ${after.heapMb} MB, RSS ${before.rssMb} -> ${after.rssMb} MB, database ${before.databaseMb} -> ${after.databaseMb} MB`);
 		}
 
 		const summary = Object.fromEntries(
@@ -279,7 +323,7 @@ function report(results) {
 	const capacityRows = Object.values(results.peers)
 		.map((p) => {
 			const c = p.capacity;
-			return `| ${p.label} | ${c.before.rssMb} → ${c.after.rssMb} (${c.rss_kb_per_waiting} KB each) | ${c.before.databaseMb} → ${c.after.databaseMb} (${c.database_kb_per_waiting} KB each) | ${c.fill_seconds} |`;
+			return `| ${p.label} | ${c.before.heapMb} → ${c.after.heapMb} (${c.heap_kb_per_waiting} KB each) | ${c.before.rssMb} → ${c.after.rssMb} | ${c.before.databaseMb} → ${c.after.databaseMb} (${c.database_kb_per_waiting} KB each) | ${c.fill_seconds} |`;
 		})
 		.join('\n');
 	return `# Send and Wait benchmark
@@ -297,9 +341,13 @@ Send and Wait's median is **${results.latency_ratio_percent}%** of the Wait node
 
 ## ${results.waiting} waiting executions
 
-| Waiting node | n8n main RSS, MB | database, MB | seconds to start them |
-|---|---|---|---|
+| Waiting node | n8n's heap after a full GC, MB | n8n main RSS (lowest over 5 s), MB | database, MB | seconds to start them |
+|---|---|---|---|---|
 ${capacityRows}
+
+Each peer fills a freshly restarted n8n, in the order shown in \`fill_order\` of the JSON. The first one also
+pays for the database file's growth, so its seconds and database size come out higher whichever peer it is
+(run with \`BENCH_FILL_ORDER=reverse\` to swap them); the heap is the figure to compare.
 `;
 }
 
