@@ -11,6 +11,8 @@ const { startN8n, omnichannelCredential, sandboxClient } = require('../e2e/harne
 const { FLOWS, allWorkflows, conversationDriver } = require('../action-node/send-and-wait-support');
 const { launchBrowser, screenshot, withFailureScreenshot, VIEWPORT } = require('./browser');
 const { INSTALL_TIMEOUT_MS } = require('./chromium');
+const { Editor } = require('./editor');
+const expected = require('./expected');
 
 const SETUP_TIMEOUT_MS = INSTALL_TIMEOUT_MS + 25 * 60 * 1000;
 const STEP_TIMEOUT_MS = 90_000;
@@ -21,6 +23,7 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 	let n8n;
 	let browser;
 	let driver;
+	let login;
 
 	beforeAll(async () => {
 		browser = await launchBrowser();
@@ -31,7 +34,7 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 		await n8n.importCredentials([credential]);
 		await n8n.importWorkflows(allWorkflows(credential));
 		await n8n.start();
-		await n8n.setupOwnerAndApiKey();
+		login = await n8n.setupOwnerAndApiKey();
 		await n8n.publishWorkflow(FLOWS.form.id);
 		await n8n.publishWorkflow(FLOWS.approval.id);
 	}, SETUP_TIMEOUT_MS);
@@ -59,6 +62,26 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 				narrowestInput: inputs.length > 0 ? Math.min(...inputs) : undefined,
 			};
 		});
+
+	step('the editor offers Send and Wait for Response with its parameters', async () => {
+		const editor = new Editor(browser.page, n8n.baseUrl);
+		await browser.page.setViewportSize(VIEWPORT);
+		await editor.logIn(login);
+		await editor.openNewWorkflow();
+		await editor.openNodeCreator();
+		await editor.searchNodes('Omnichannel');
+		await editor.clickNodeCreatorItem('Omnichannel');
+		// On an empty canvas n8n shows the triggers and folds the actions.
+		await browser.page.getByText(/^Actions \(\d+\)$/).click();
+		await editor.clickNodeCreatorItem('Send message and wait for response');
+		await editor.waitForNodeDetails();
+		expect(await editor.parameterText('operation')).toBe('Send and Wait for Response');
+		const labels = expected.shownParameterLabels(expected.action(), { resource: 'message', operation: 'sendAndWait' });
+		expect(labels).toEqual(expect.arrayContaining(['Conversation', 'Message', 'Response Type', 'Approval Options']));
+		expect(await editor.parameterLabels()).toEqual(labels);
+		await screenshot(browser.page, 'send-and-wait-node');
+		await editor.closeNodeDetails();
+	});
 
 	for (const [name, viewport] of [
 		['phone', PHONE],
