@@ -16,6 +16,9 @@
 //   BENCH_SAMPLES=30 BENCH_WAITING=1000 npm run bench:send-and-wait
 //   BENCH_SKIP_BUILD=1 ...      use the dist/ already built
 //   BENCH_FILL_ORDER=reverse    fill with the Wait node's executions first
+//   BENCH_MODE=queue            the latency part in queue mode (harness/queue.js: the
+//                               links and the resume URL on the webhook process, the
+//                               executions on 2 workers); writes the *-queue-* files
 //
 // Writes bench/send-and-wait-results.json and bench/SEND-AND-WAIT-RESULTS.md.
 const { execFileSync } = require('child_process');
@@ -27,11 +30,13 @@ const path = require('path');
 const WebSocket = require('ws');
 
 const { freePort, startN8n, omnichannelCredential, sleep, waitFor, workflows: w, N8N_VERSION } = require('../test/e2e/harness');
+const { startProcesses, startQueueCluster } = require('../test/e2e/harness/queue');
 const { startSandboxProcess } = require('./lib/sandboxProcess');
 
 const ROOT = path.join(__dirname, '..');
 const SAMPLES = boundedInteger('BENCH_SAMPLES', 30, 5, 500);
 const WAITING = boundedInteger('BENCH_WAITING', 1000, 10, 5000);
+const QUEUE = process.env.BENCH_MODE === 'queue';
 /** Executions started at once while filling n8n with waiting ones. */
 const FILL_CONCURRENCY = 8;
 /** Time for n8n to settle (garbage collection, database writes) before memory and size are read. */
@@ -178,22 +183,30 @@ async function main() {
 	}
 	const sandbox = await startSandboxProcess();
 	let n8n;
+	let cluster;
 	try {
 		const { client } = sandbox;
 		const credential = omnichannelCredential({ id: 'benchSawCred0001', name: 'Bench sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
 		const inspectPort = await freePort();
-		n8n = await startN8n({ start: false, nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
+		if (QUEUE) {
+			cluster = await startQueueCluster({ start: false });
+			n8n = cluster.main;
+		} else {
+			n8n = await startN8n({ start: false, nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`] });
+		}
 		await n8n.importCredentials([credential]);
 		await n8n.importWorkflows(workflowsFor(credential));
-		await n8n.start();
+		await (cluster ? startProcesses(cluster) : n8n.start());
 		await n8n.setupOwnerAndApiKey();
+		// Production webhooks, the links and the resume URL: the webhook process in queue mode.
+		const webhookBaseUrl = (cluster?.webhook ?? n8n).baseUrl;
 		for (const peer of Object.values(PEERS)) await n8n.publishWorkflow(peer.id);
 		const channels = await client.listAll('/channels');
 		const channel = channels.find((c) => c.type === 'livechat' && c.is_active);
 		const conversation = await client.control('POST', '/conversations', { channel_id: channel.id });
 
 		const startFlow = async (peer, marker, conversationId = conversation.id) => {
-			await waitFor(async () => ((await post(`${n8n.baseUrl}/webhook/${peer.path}`, { json: { conversation_id: conversationId, marker } })) === 200 ? true : undefined), {
+			await waitFor(async () => ((await post(`${webhookBaseUrl}/webhook/${peer.path}`, { json: { conversation_id: conversationId, marker } })) === 200 ? true : undefined), {
 				what: `${peer.path} to accept a request`,
 				timeoutMs: 60_000,
 				intervalMs: 250,
@@ -249,7 +262,7 @@ async function main() {
 		// 2. Waiting executions: each peer fills a freshly restarted n8n with WAITING executions, in its own conversation.
 		const capacity = {};
 		// BENCH_FILL_ORDER=reverse fills the Wait node's first, to tell the peers' times apart from their order.
-		const fillOrder = Object.entries(PEERS);
+		const fillOrder = QUEUE ? [] : Object.entries(PEERS);
 		if (process.env.BENCH_FILL_ORDER === 'reverse') fillOrder.reverse();
 		for (const [key, peer] of fillOrder) {
 			const target = await client.control('POST', '/conversations', { channel_id: channel.id });
@@ -299,6 +312,7 @@ async function main() {
 		const results = {
 			measured_at: new Date().toISOString(),
 			n8n: N8N_VERSION,
+			mode: QUEUE ? 'queue (PostgreSQL, Redis, main, 2 workers, a webhook process)' : 'regular (SQLite)',
 			machine: { cpus: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30) },
 			samples: SAMPLES,
 			waiting: WAITING,
@@ -307,11 +321,12 @@ async function main() {
 			goal: 'median latency within 10% of the Wait node (ratio at most 110%)',
 			goal_met: ratio <= 110,
 		};
-		fs.writeFileSync(path.join(__dirname, 'send-and-wait-results.json'), `${JSON.stringify(results, null, 2)}\n`);
-		fs.writeFileSync(path.join(__dirname, 'SEND-AND-WAIT-RESULTS.md'), report(results));
+		const suffix = QUEUE ? '-queue' : '';
+		fs.writeFileSync(path.join(__dirname, `send-and-wait${suffix}-results.json`), `${JSON.stringify(results, null, 2)}\n`);
+		fs.writeFileSync(path.join(__dirname, `SEND-AND-WAIT${suffix.toUpperCase()}-RESULTS.md`), report(results));
 		process.stdout.write(report(results));
 	} finally {
-		await n8n?.dispose();
+		await (cluster ?? n8n)?.dispose();
 		await sandbox.close();
 	}
 }
@@ -321,6 +336,7 @@ function report(results) {
 		.map((p) => `| ${p.label} | ${p.median_ms} | ${p.p90_ms} | ${p.submit_answer_median_ms} |`)
 		.join('\n');
 	const capacityRows = Object.values(results.peers)
+		.filter((p) => p.capacity)
 		.map((p) => {
 			const c = p.capacity;
 			return `| ${p.label} | ${c.before.heapMb} → ${c.after.heapMb} (${c.heap_kb_per_waiting} KB each) | ${c.before.rssMb} → ${c.after.rssMb} | ${c.before.databaseMb} → ${c.after.databaseMb} (${c.database_kb_per_waiting} KB each) | ${c.fill_seconds} |`;
@@ -328,7 +344,7 @@ function report(results) {
 		.join('\n');
 	return `# Send and Wait benchmark
 
-Measured ${results.measured_at} in n8n ${results.n8n} (regular mode, SQLite), ${results.machine.cpus} CPUs, by \`npm run bench:send-and-wait\`.
+Measured ${results.measured_at} in n8n ${results.n8n}, ${results.mode} mode, ${results.machine.cpus} CPUs, by \`npm run bench:send-and-wait\`.
 Both workflows: Webhook → one message through the sandbox → the waiting node → No Operation ("Next").
 
 ## From the answer's submit to the next node (${results.samples} samples each, alternating)
@@ -338,7 +354,11 @@ Both workflows: Webhook → one message through the sandbox → the waiting node
 ${rows}
 
 Send and Wait's median is **${results.latency_ratio_percent}%** of the Wait node's. Goal: ${results.goal}: **${results.goal_met ? 'met' : 'not met'}**.
+${capacityRows ? capacitySection(results, capacityRows) : ''}`;
+}
 
+function capacitySection(results, capacityRows) {
+	return `
 ## ${results.waiting} waiting executions
 
 | Waiting node | n8n's heap after a full GC, MB | n8n main RSS (lowest over 5 s), MB | database, MB | seconds to start them |
