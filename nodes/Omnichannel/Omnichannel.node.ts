@@ -1,5 +1,12 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import * as channel from './actions/channel';
 import * as contact from './actions/contact';
@@ -8,6 +15,7 @@ import * as identity from './actions/identity';
 import * as message from './actions/message';
 import { router } from './actions/router';
 import * as listSearch from '../shared/listSearch';
+import { sendAndWaitWebhook, sendAndWaitWebhooks } from './sendAndWait/webhook';
 
 export class Omnichannel implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,6 +32,8 @@ export class Omnichannel implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'omnichannelApi', required: true }],
+		// Served only while an execution waits in Message > Send and Wait for Response.
+		webhooks: sendAndWaitWebhooks,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -69,5 +79,9 @@ export class Omnichannel implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWaitWebhook.call(this);
 	}
 }

@@ -25,6 +25,7 @@ const EXAMPLE_IDS = Object.freeze({
 	aiSupportAgent: 'exAiSupportAgent',
 	mcpServer: 'exMcpServer00001',
 	pollTeamChat: 'exPollTeamChat01',
+	refundApproval: 'exRefundApproval',
 });
 
 /** The MCP server example's production URL (its MCP Server Trigger's path, under n8n's /mcp/). */

@@ -105,7 +105,7 @@ test('Return All and Limit read as in n8n', () => {
 
 test('the send options show that Send As System wins over From User ID', () => {
 	const fromUser = parameters.filter(({ parameter }) => parameter.name === 'fromUserId');
-	expect(fromUser.length).toBe(6);
+	expect(fromUser.length).toBe(7);
 	for (const { parameter } of fromUser) {
 		expect(parameter.displayOptions).toEqual({ hide: { sendAsSystem: [true] } });
 		expect(parameter.description).toContain('Send As System wins over From User ID');

@@ -21,4 +21,6 @@ export type OperationExecute = (this: IExecuteFunctions, itemIndex: number, run:
 export interface OperationModule {
 	description: INodeProperties[];
 	execute: OperationExecute;
+	/** Only the first input item runs (an operation that pauses the execution acts once). */
+	firstItemOnly?: boolean;
 }

@@ -33,6 +33,7 @@ const resources: Record<string, Record<string, OperationModule | undefined> | un
 		sendVideo: message.sendVideo,
 		sendDocument: message.sendDocument,
 		sendLocation: message.sendLocation,
+		sendAndWait: message.sendAndWait,
 	},
 };
 
@@ -125,7 +126,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const outputs: INodeExecutionData[][] = items.map(() => []);
 	const calls: Array<OperationCall | undefined> = [];
 
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	const itemCount = selected.firstItemOnly ? Math.min(1, items.length) : items.length;
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
 			const call = await selected.execute.call(this, itemIndex, run);
 			calls[itemIndex] = applySimplify(this, itemIndex, outputRecords[resource], call);
@@ -141,7 +143,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const worker = async () => {
 		while (continueOnFail || !firstFailure) {
 			const itemIndex = nextItem++;
-			if (itemIndex >= items.length) return;
+			if (itemIndex >= itemCount) return;
 			const call = calls[itemIndex];
 			if (!call) continue;
 			try {
@@ -153,7 +155,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(PARALLEL_ITEMS, items.length) }, worker));
+	await Promise.all(Array.from({ length: Math.min(PARALLEL_ITEMS, itemCount) }, worker));
 	if (firstFailure) throw firstFailure.error;
 	return [outputs.flat()];
 }

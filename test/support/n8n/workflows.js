@@ -27,7 +27,10 @@ function knownNames(properties) {
 	const nested = new Map();
 	for (const property of properties) {
 		top.add(property.name);
-		const children = (property.options ?? []).flatMap((option) => option.values ?? (option.name && option.type ? [option] : []));
+		// A collection's options, or a fixedCollection's groups (e.g. `values`) and the fields inside them.
+		const children = (property.options ?? []).flatMap((option) =>
+			option.values ? [option, ...option.values] : option.name && option.type ? [option] : [],
+		);
 		if (children.length > 0) {
 			const names = nested.get(property.name) ?? new Set();
 			children.forEach((child) => names.add(child.name));

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as getAll from './getAll.operation';
+import * as sendAndWait from './sendAndWait.operation';
 import * as sendAudio from './sendAudio.operation';
 import * as sendDocument from './sendDocument.operation';
 import * as sendImage from './sendImage.operation';
@@ -8,7 +9,7 @@ import * as sendLocation from './sendLocation.operation';
 import * as sendText from './sendText.operation';
 import * as sendVideo from './sendVideo.operation';
 
-export { getAll, sendAudio, sendDocument, sendImage, sendLocation, sendText, sendVideo };
+export { getAll, sendAndWait, sendAudio, sendDocument, sendImage, sendLocation, sendText, sendVideo };
 
 export const description: INodeProperties[] = [
 	{
@@ -23,6 +24,12 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				description: 'Retrieve a list of messages, newest first',
 				action: 'Get many messages',
+			},
+			{
+				name: 'Send and Wait for Response',
+				value: sendAndWait.SEND_AND_WAIT_OPERATION,
+				description: 'Send a question with links to answer it, and wait for the answer',
+				action: 'Send message and wait for response',
 			},
 			{
 				name: 'Send Audio',
@@ -70,4 +77,5 @@ export const description: INodeProperties[] = [
 	...sendVideo.description,
 	...sendDocument.description,
 	...sendLocation.description,
+	...sendAndWait.description,
 ];

@@ -1,0 +1,77 @@
+import type { IDataObject } from 'n8n-workflow';
+
+export type ResponseType = 'approval' | 'freeText' | 'customForm';
+export const RESPONSE_TYPES: readonly ResponseType[] = ['approval', 'freeText', 'customForm'];
+
+export type FieldType = 'text' | 'textarea' | 'number' | 'email' | 'dropdown';
+export const FIELD_TYPES: readonly FieldType[] = ['text', 'textarea', 'number', 'email', 'dropdown'];
+
+export interface FormField {
+	/** Shown above the input and used as the output key. */
+	label: string;
+	type: FieldType;
+	required: boolean;
+	/** The choices of a dropdown. */
+	options?: string[];
+}
+
+/**
+ * Everything the pages need, fixed when the message is sent: a page opened
+ * later shows what the person was asked, whatever expressions would say by
+ * then. It travels with the waiting execution (see `pendingItem`).
+ */
+export interface ResponseRequest {
+	/** Ties the links to this one wait: a link of an earlier wait of the same node is refused. */
+	waitId: string;
+	responseType: ResponseType;
+	/** The message text without its links. */
+	question: string;
+	title: string;
+	/** Label of the submit button of the free text and form pages. */
+	buttonLabel: string;
+	approveLabel: string;
+	/** Present when the approval offers a second button. */
+	declineLabel?: string;
+	fields?: FormField[];
+	/** When the wait ends without an answer (ISO 8601); absent when it has no limit. */
+	expiresAt?: string;
+}
+
+/** The output item of an answer. */
+export function answerOutput(pending: PendingJson, data: IDataObject, respondedAt: Date): IDataObject {
+	return {
+		timedOut: false,
+		respondedAt: respondedAt.toISOString(),
+		data,
+		messageId: pending.messageId,
+		conversationId: pending.conversationId,
+	};
+}
+
+/**
+ * The item that replaces the node's input while it waits. n8n resumes a
+ * waiting node whose time limit passed by passing its input through
+ * (the node is disabled for that step), so this item is the node's output
+ * when nobody answered in time. A webhook call reads it back as `$json`.
+ */
+export interface PendingJson extends IDataObject {
+	timedOut: true;
+	data: IDataObject;
+	messageId: string;
+	conversationId: string;
+	request: ResponseRequest & IDataObject;
+}
+
+export function pendingJson(request: ResponseRequest, messageId: string, conversationId: string): PendingJson {
+	return { timedOut: true, data: {}, messageId, conversationId, request: request as ResponseRequest & IDataObject };
+}
+
+/** The pending item read back in a webhook call, or undefined when the waiting input is not one. */
+export function asPending(value: unknown): PendingJson | undefined {
+	if (!value || typeof value !== 'object') return undefined;
+	const json = value as IDataObject;
+	const request = json.request as IDataObject | undefined;
+	if (json.timedOut !== true || !request || typeof request.waitId !== 'string') return undefined;
+	if (!RESPONSE_TYPES.includes(request.responseType as ResponseType)) return undefined;
+	return json as PendingJson;
+}
