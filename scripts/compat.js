@@ -30,6 +30,7 @@ const SUITE_FILES = {
 	'action-node': path.join('test', 'action-node', 'action-node.n8n.test.js'),
 	trigger: path.join('test', 'trigger', 'trigger.n8n.test.js'),
 	examples: path.join('test', 'examples', 'examples.n8n.test.js'),
+	'send-and-wait': path.join('test', 'action-node', 'send-and-wait.n8n.test.js'),
 };
 const SUITES = Object.keys(SUITE_FILES);
 const INSTALL_TIMEOUT_MS = 30 * 60 * 1000;
