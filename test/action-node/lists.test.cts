@@ -67,7 +67,7 @@ describe('Return All', () => {
 	});
 
 	test('records that move between pages while paging are output once', async () => {
-		// Page-number paging is not a snapshot (contract.md §2): here records
+		// Page-number paging is not a snapshot (docs/api-assumptions.md, "Lists and pagination"): here records
 		// created meanwhile push ct_3 and ct_5 onto the next page as well.
 		const pages: Record<string, Json> = {
 			'1': { data: [{ id: 'ct_1' }, { id: 'ct_2' }, { id: 'ct_3' }], has_next: true, last_page: 3 },

@@ -7,7 +7,7 @@
 const fs = require('fs');
 
 const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../support/n8n');
-const { startProcesses, startQueueCluster } = require('../support/n8n/queue');
+const { openQueueCluster } = require('../support/n8n/queue');
 const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { startSandbox } = require('../../sandbox');
 const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, visit } = require('./send-and-wait-support');
@@ -34,12 +34,11 @@ beforeAll(async () => {
 	const client = sandboxClient(sandbox);
 	driver = conversationDriver(client);
 	const credential = omnichannelCredential({ id: 'sawQueueCred0001', name: 'Queue sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	cluster = await startQueueCluster({ start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
-	await cluster.main.importCredentials([credential]);
-	await cluster.main.importWorkflows(allWorkflows(credential));
-	await startProcesses(cluster);
-	await cluster.main.setupOwnerAndApiKey();
-	for (const flow of [FLOWS.approval, FLOWS.form, FLOWS.timeout]) await cluster.main.publishWorkflow(flow.id);
+	cluster = await openQueueCluster({
+		credentials: [credential],
+		workflows: allWorkflows(credential),
+		publish: [FLOWS.approval, FLOWS.form, FLOWS.timeout].map((flow) => flow.id),
+	});
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {

@@ -7,10 +7,10 @@
 const crypto = require('crypto');
 
 const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('../support/n8n');
-const { startProcesses, startQueueCluster } = require('../support/n8n/queue');
+const { openQueueCluster } = require('../support/n8n/queue');
 const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { startSandbox } = require('../../sandbox');
-const { signatureHeader } = require('../../sandbox/webhooks/signing');
+const { customerMessageEvent } = require('../support/n8n/signedEvents');
 
 const TEST_TIMEOUT_MS = 6 * 60 * 1000;
 /** Time for anything that should not happen (a second run) to show up. */
@@ -38,29 +38,8 @@ let crashPath;
 
 const newEventId = () => `evt_${crypto.randomBytes(10).toString('hex')}`;
 
-/** A customer's message.created event, signed as the service signs it, for the manual-registration trigger. */
-function signedDelivery(eventId) {
-	const body = JSON.stringify({
-		id: eventId,
-		type: 'message.created',
-		created_at: new Date().toISOString(),
-		app_id: sandbox.app_id,
-		data: { id: `msg_${crypto.randomBytes(10).toString('hex')}`, conversation_id: inboundConversation, content: 'crash', from_customer: true },
-	});
-	const timestamp = Math.floor(Date.now() / 1000);
-	return {
-		body,
-		headers: {
-			'content-type': 'application/json',
-			'x-service-webhook-id': eventId,
-			'x-service-webhook-timestamp': String(timestamp),
-			'x-service-webhook-signature': signatureHeader(SIGNING_SECRET, eventId, timestamp, body),
-		},
-	};
-}
-
 async function deliver(eventId) {
-	const { headers, body } = signedDelivery(eventId);
+	const { headers, body } = customerMessageEvent({ secret: SIGNING_SECRET, eventId, appId: sandbox.app_id, conversationId: inboundConversation, content: 'crash' })();
 	const response = await fetch(`${cluster.webhook.baseUrl}/webhook/${crashPath}`, { method: 'POST', headers, body });
 	await response.text();
 	return response.status;
@@ -136,14 +115,9 @@ beforeAll(async () => {
 	const active = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));
 	[inboundConversation, markerConversation] = (await client.listAll('/conversations')).filter((c) => active.has(c.channel_id)).map((c) => c.id);
 
-	cluster = await startQueueCluster({ workers: 2, start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
-	await cluster.main.importCredentials([credential, SIGNING_CREDENTIAL]);
 	const all = workflows();
 	crashPath = `${all.find((wf) => wf.id === IDS.crash).nodes[0].webhookId}/omnichannel`;
-	await cluster.main.importWorkflows(all);
-	await startProcesses(cluster);
-	await cluster.main.setupOwnerAndApiKey();
-	for (const { id } of all) await cluster.main.publishWorkflow(id);
+	cluster = await openQueueCluster({ credentials: [credential, SIGNING_CREDENTIAL], workflows: all, publish: all.map(({ id }) => id) });
 	await waitFor(async () => (await client.listAll('/webhooks')).some((h) => h.url.startsWith(cluster.webhook.baseUrl)), {
 		what: 'the blip workflow’s webhook at the sandbox',
 		timeoutMs: 60_000,

@@ -8,10 +8,10 @@
 const crypto = require('crypto');
 
 const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('../support/n8n');
-const { startProcesses, startQueueCluster } = require('../support/n8n/queue');
+const { openQueueCluster } = require('../support/n8n/queue');
 const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { startSandbox } = require('../../sandbox');
-const { signatureHeader } = require('../../sandbox/webhooks/signing');
+const { customerMessageEvent } = require('../support/n8n/signedEvents');
 
 const TEST_TIMEOUT_MS = 6 * 60 * 1000;
 /** Time for anything that should not happen (a second downstream run) to show up. */
@@ -106,25 +106,9 @@ async function callWebhook(path, body) {
 	return JSON.parse(text);
 }
 
-/** A customer's message.created event as the service signs it (contract.md §7). */
-function signedEvent(eventId) {
-	const body = JSON.stringify({
-		id: eventId,
-		type: 'message.created',
-		created_at: new Date().toISOString(),
-		app_id: sandbox.app_id,
-		data: { id: `msg_${crypto.randomBytes(10).toString('hex')}`, conversation_id: conversationId, content: 'copy', from_customer: true },
-	});
-	return (timestamp = Math.floor(Date.now() / 1000)) => ({
-		body,
-		headers: {
-			'content-type': 'application/json',
-			'x-service-webhook-id': eventId,
-			'x-service-webhook-timestamp': String(timestamp),
-			'x-service-webhook-signature': signatureHeader(SIGNING_SECRET, eventId, timestamp, body),
-		},
-	});
-}
+/** A customer's message.created event for the manual-registration workflow, signed when sent. */
+const signedEvent = (eventId) =>
+	customerMessageEvent({ secret: SIGNING_SECRET, eventId, appId: sandbox.app_id, conversationId, content: 'copy' });
 
 let manualPath;
 async function deliverCopy(n8n, copy) {
@@ -172,15 +156,9 @@ beforeAll(async () => {
 	conversationId = (await client.listAll('/conversations')).find((c) => active.has(c.channel_id)).id;
 	await client.control('POST', '/bulk', { contacts: 1200 });
 
-	// OMNICHANNEL_E2E_TARBALL runs the suite against another build (to see a test fail without its fix).
-	cluster = await startQueueCluster({ start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
-	await cluster.main.importCredentials([credential, SIGNING_CREDENTIAL]);
 	const all = workflows();
 	manualPath = `${all.find((wf) => wf.id === IDS.manual).nodes[0].webhookId}/omnichannel`;
-	await cluster.main.importWorkflows(all);
-	await startProcesses(cluster);
-	await cluster.main.setupOwnerAndApiKey();
-	for (const { id } of all) await cluster.main.publishWorkflow(id);
+	cluster = await openQueueCluster({ credentials: [credential, SIGNING_CREDENTIAL], workflows: all, publish: all.map(({ id }) => id) });
 	console.log(`[queue] up in ${Math.round((Date.now() - started) / 1000)} s:\n  ${cluster.describe().join('\n  ')}`);
 }, SETUP_TIMEOUT_MS);
 

@@ -2,7 +2,7 @@
  * A list-only stand-in for the Omnichannel API, for what the sandbox cannot
  * do on demand: many records with the same timestamp, and records created,
  * moved or removed between two page requests of one poll (`beforePage`).
- * It follows contract.md §2: newest first by the list's timestamp then id,
+ * It follows docs/api-assumptions.md, "Lists and pagination": newest first by the list's timestamp then id,
  * `last_updated_at` in whole seconds (`updated_at >= value`), page numbers
  * over the list as it is when each page is asked for. 127.0.0.1 only.
  */

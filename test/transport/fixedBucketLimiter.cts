@@ -1,9 +1,9 @@
-// The fixed token bucket the action node had before it learned its rate
-// (nodes/Omnichannel/transport/rateLimiter.ts before issue 11), unchanged but
-// for this comment: the peer the convergence test must tell apart.
+// A fixed token bucket per key, as a limiter that does not learn the key's
+// rate: the peer the convergence test must tell apart from the transport's
+// learned rate.
 import { sleep } from 'n8n-workflow';
 
-/** The API allows about 60 requests per second per key (api.md §8, contract.md §3). */
+/** The API allows about 60 requests per second per key (docs/api-assumptions.md, "Authentication, scopes and rate limits"). */
 export const DEFAULT_REQUESTS_PER_SECOND = 60;
 /**
  * Requests in flight per key. A slot is held for the API's latency plus n8n's

@@ -77,7 +77,7 @@ function secretOf(host: TriggerHost): string {
 	return ((host.nodeStaticData().production as IDataObject).webhook as IDataObject).secret as string;
 }
 
-/** contract.md §7, written independently of the node's code. */
+/** docs/api-assumptions.md, "Webhook deliveries", written independently of the node's code. */
 function sign(secret: string, id: string, timestamp: number | string, body: Buffer): string {
 	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
 	const mac = createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]));
@@ -109,7 +109,7 @@ function headersOf(captured: Received, changes: Record<string, string | undefine
 }
 
 /** A captured delivery under a new event id, signed with `secret`: an event the node has not seen. */
-/** A new event like the captured one (contract.md §7: the header id is the body's id), signed with `secret`. */
+/** A new event like the captured one (the header id is the body's id: docs/api-assumptions.md, "Webhook deliveries"), signed with `secret`. */
 function freshCopy(captured: Received, secret: string, timestamp = now(), otherBody?: Buffer) {
 	const id = `evt_test${randomBytes(8).toString('hex')}`;
 	const body = otherBody ?? Buffer.from(JSON.stringify({ ...(JSON.parse(captured.rawBody.toString('utf8')) as IDataObject), id }));
@@ -340,7 +340,7 @@ test('a run that saves its older copy after a re-activation does not lock out th
 	await inbound(world.telegramConversation);
 	await waitFor('the first execution', () => (host.executions.length === 1 ? true : undefined));
 	// A delivery that starts an execution changes no static data, so n8n saves no
-	// older copy over the new registration (earlier builds stored event ids there).
+	// older copy over the new registration.
 	expect(webhookId()).not.toBe(oldId);
 
 	await createContact(world);

@@ -192,7 +192,7 @@ describe('event names', () => {
 describe('filters', () => {
 	const message = (fields: object) => ({ channel: 'telegram', from_customer: false, from_user_id: null, ...fields });
 
-	test('direction follows from_customer and from_user_id (contract.md §4)', () => {
+	test('direction follows from_customer and from_user_id (docs/api-assumptions.md, "Messages")', () => {
 		expect(messageDirection(message({ from_customer: true }))).toBe('customer');
 		expect(messageDirection(message({ from_user_id: 'usr_1' }))).toBe('agent');
 		expect(messageDirection(message({}))).toBe('system');

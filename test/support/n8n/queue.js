@@ -1,5 +1,5 @@
 'use strict';
-// n8n's queue mode on one machine, as ../shared/notes/queue-mode.md measured
+// n8n's queue mode on one machine, as measured on these 2-core machines
 // it: private PostgreSQL and Redis, one main process (`n8n start`: editor,
 // API, trigger registration, polls), workers (`n8n worker`: every execution)
 // and a webhook process (`n8n webhook`: production /webhook/*). Each process
@@ -161,4 +161,25 @@ async function startProcesses(cluster) {
 	await Promise.all([cluster.webhook, ...cluster.workers].map((n8n) => n8n.start()));
 }
 
-module.exports = { startQueueCluster, startProcesses, QueueCluster };
+/**
+ * A running cluster with the given credentials and workflows imported (main
+ * imports them into the shared database), an owner and API key, and the
+ * `publish` workflow ids published. OMNICHANNEL_E2E_TARBALL runs it against
+ * another build (to see a test fail without its fix).
+ */
+async function openQueueCluster({ credentials, workflows, publish, workers = 2 }) {
+	const cluster = await startQueueCluster({ workers, start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
+	try {
+		await cluster.main.importCredentials(credentials);
+		await cluster.main.importWorkflows(workflows);
+		await startProcesses(cluster);
+		await cluster.main.setupOwnerAndApiKey();
+		for (const id of publish) await cluster.main.publishWorkflow(id);
+		return cluster;
+	} catch (error) {
+		await cluster.dispose();
+		throw error;
+	}
+}
+
+module.exports = { startQueueCluster, startProcesses, openQueueCluster, QueueCluster };
