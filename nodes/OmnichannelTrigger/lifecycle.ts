@@ -100,9 +100,9 @@ function claim(trigger: string): void {
 }
 
 /**
- * Removes a webhook we no longer want (other URL or events, inactive, or the
- * node switched to manual registration) and forgets it. Should the removal
- * fail, the leftover's deliveries are refused, as its secret is forgotten.
+ * Removes the webhook automatic registration made, once the node switched to
+ * manual registration, and forgets it. Should the removal fail, the
+ * leftover's deliveries are refused, as its secret is forgotten.
  */
 async function discard(context: IHookFunctions, kind: WebhookKind, webhook: RegisteredWebhook): Promise<void> {
 	await removeAtService(context, webhook.id);
