@@ -281,7 +281,12 @@ describe('the trigger in queue mode', () => {
 			const events = Array.from({ length: 20 }, () => newEventId());
 			for (const eventId of events) {
 				const copy = signedEvent(eventId);
-				for (const n8n of [cluster.webhook, cluster.main, cluster.webhook, cluster.main]) expect(await deliverCopy(n8n, copy)).toBe(200);
+				const statuses = [];
+				for (const n8n of [cluster.webhook, cluster.main, cluster.webhook, cluster.main]) statuses.push(await deliverCopy(n8n, copy));
+				// Each process starts the event's first copy; a process's second copy comes while that one is
+				// being started (its first step runs on a worker, so the process never sees it start): 409, retry later.
+				expect(statuses.slice(0, 2)).toEqual([200, 200]);
+				for (const status of statuses.slice(2)) expect([200, 409]).toContain(status);
 			}
 			const counts = await waitForRuns(events.map((id) => `copy ${id}`));
 			await sleep(QUIET_PERIOD_MS);
