@@ -6,8 +6,9 @@
 //   bench/scenarios/<scenario>.js      what a scenario measures and against what
 //   bench/results/<scenario>.json/.md  its last results (bench/lib/results.js)
 // Most scenarios run inside a real n8n against one sandbox with 100 ms latency
-// and its 60 requests/s limit; `sandbox` (the sandbox alone) and `window` (n8n
-// with no sandbox) set up their own.
+// and its 60 requests/s limit; `sandbox` (the sandbox alone), `window` (n8n
+// with no sandbox) and `send-and-wait`/`send-and-wait-queue` (n8n and a
+// sandbox of their own) set up their own.
 //
 //   npm run bench                                  all scenarios, 3 runs each
 //   BENCH_RUNS=1 npm run bench -- --only reads     one scenario, one run
@@ -36,6 +37,8 @@ const { writeResults } = require('./lib/results');
 const standaloneScenarios = {
 	sandbox: require('./scenarios/sandbox'),
 	window: require('./scenarios/window'),
+	'send-and-wait': require('./scenarios/send-and-wait'),
+	'send-and-wait-queue': { run: require('./scenarios/send-and-wait').runInQueueMode },
 };
 
 /** Scenarios run inside n8n against the shared sandbox. */

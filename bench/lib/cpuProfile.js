@@ -6,34 +6,14 @@
 // self time into the parts that matter for webhook intake.
 const fs = require('fs');
 const path = require('path');
-const WebSocket = require('ws');
+
+const { openInspector } = require('./inspector');
 
 const SAMPLING_INTERVAL_US = 1_000;
 
 /** Opens the inspector of the process listening on `port` and starts sampling. */
 async function startProfiling(port) {
-	const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-	const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
-	await new Promise((resolve, reject) => {
-		socket.once('open', resolve);
-		socket.once('error', reject);
-	});
-	let nextId = 0;
-	const pending = new Map();
-	socket.on('message', (raw) => {
-		const message = JSON.parse(raw.toString());
-		const waiter = pending.get(message.id);
-		if (!waiter) return;
-		pending.delete(message.id);
-		if (message.error) waiter.reject(new Error(`inspector: ${message.error.message}`));
-		else waiter.resolve(message.result);
-	});
-	const send = (method, params = {}) =>
-		new Promise((resolve, reject) => {
-			const id = ++nextId;
-			pending.set(id, { resolve, reject });
-			socket.send(JSON.stringify({ id, method, params }));
-		});
+	const { send, close } = await openInspector(port);
 	await send('Profiler.enable');
 	await send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
 	await send('Profiler.start');
@@ -47,7 +27,7 @@ async function startProfiling(port) {
 				if (dir) fs.writeFileSync(path.join(dir, `intake-${Date.now()}.cpuprofile`), JSON.stringify(profile));
 				return profile;
 			} finally {
-				socket.close();
+				close();
 			}
 		},
 	};

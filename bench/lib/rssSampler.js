@@ -37,4 +37,4 @@ function peakMbBetween(samples, from, to) {
 	return inside.length ? Math.round(Math.max(...inside) / 1024) : null;
 }
 
-module.exports = { sampleRss, peakMbBetween };
+module.exports = { sampleRss, peakMbBetween, readRssKb };

@@ -8,6 +8,16 @@ function median(values) {
 	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/**
+ * The q-quantile by nearest rank: the value at floor(q × n) of the sorted
+ * values, always one that was measured (the median of an even count is the
+ * upper of the middle two).
+ */
+function quantile(values, q) {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
 /** { median, min, max, runs } of one metric over the runs that have it. */
 function summarise(values) {
 	const numbers = values.filter((value) => typeof value === 'number' && Number.isFinite(value));
@@ -21,4 +31,4 @@ function summariseRuns(runs) {
 	return Object.fromEntries(keys.map((key) => [key, summarise(runs.map((run) => run[key]))]).filter(([, value]) => value));
 }
 
-module.exports = { median, summarise, summariseRuns };
+module.exports = { median, quantile, summarise, summariseRuns };
