@@ -68,6 +68,7 @@ describe('the demo command', () => {
 				[EXAMPLE_IDS.aiSupportAgent]: false,
 				[EXAMPLE_IDS.mcpServer]: true,
 				[EXAMPLE_IDS.pollTeamChat]: false,
+				[EXAMPLE_IDS.refundApproval]: false,
 			});
 		},
 		TEST_TIMEOUT_MS,

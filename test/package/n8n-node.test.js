@@ -13,7 +13,8 @@ function n8nNode(args) {
 	// Under jest NODE_ENV is "test", which makes eslint-plugin-n8n-nodes-base take every file for a test node.
 	delete env.NODE_ENV;
 	const result = spawnSync(N8N_NODE, args, { cwd: ROOT, env, encoding: 'utf8', input: '', timeout: 120_000 });
-	return { status: result.status, output: `${result.stdout}${result.stderr}` };
+	// Colours (on where CI sets FORCE_COLOR) split the words the tests look for.
+	return { status: result.status, output: `${result.stdout}${result.stderr}`.replace(/\u001b\[[0-9;]*m/g, '') };
 }
 
 test('npx n8n-node cloud-support: strict mode, the default lint config, eligible for n8n Cloud verification', () => {
