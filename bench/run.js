@@ -26,7 +26,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { startN8n, packRepo, ensureN8nInstall, N8N_VERSION } = require('./lib/harness');
+const { startN8n, packRepo, ensureN8nInstall, N8N_VERSION } = require('../harness');
 const { parseOptions } = require('./lib/options');
 const { startSandboxProcess } = require('./lib/sandboxProcess');
 const { summariseRuns } = require('./lib/summary');

@@ -4,7 +4,7 @@
 // Runs the real-n8n core of the E2E suite (credential test, every operation,
 // the trigger's lifecycle and verified deliveries, the example workflows)
 // against several n8n versions, one after the other: the same test files,
-// with N8N_VERSION set for the harness (test/support/n8n/install.js), which
+// with N8N_VERSION set for the harness (harness/install.js), which
 // installs each version once into its own cache folder (about 5 minutes and
 // 2.2 GB in ~/.cache the first time).
 //

@@ -21,7 +21,7 @@ export default [
 	// Development files that are never published; n8n's scanner skips them too.
 	// dist/ is ignored by n8n's config; scripts/lint.js lints the packed dist/
 	// with --no-ignore.
-	{ ignores: ['sandbox/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'docs/**', '*.js', '*.mjs'] },
+	{ ignores: ['sandbox/**', 'harness/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'docs/**', '*.js', '*.mjs'] },
 	...n8nNodeCli,
 	{
 		files: ['**/*.ts', '**/*.js'],

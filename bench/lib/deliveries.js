@@ -1,7 +1,7 @@
 'use strict';
 // Feeding webhook traffic through the sandbox's real signed sender, in a
 // closed loop over the intake relay, and reading the sandbox's delivery log.
-const { sleep } = require('./harness');
+const { sleep } = require('../../harness');
 
 /** "Late" duplicates follow their acknowledged original within 200 ms (sandbox deliverer). */
 const SETTLE_MS = 1_000;

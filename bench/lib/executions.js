@@ -1,7 +1,7 @@
 'use strict';
 // The executions a published workflow started, read through n8n's public API,
 // with the event id each one was started for.
-const { waitFor } = require('./harness');
+const { waitFor } = require('../../harness');
 const { MEASURED } = require('./workflows');
 
 /** Executions of a workflow can number a few thousand: 250 a page, at most this many pages. */

@@ -7,7 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { installPackage, packDirectory, workflows } = require('./harness');
+const { installPackage, packDirectory, workflows } = require('../../harness');
 const { MEASURED } = require('./workflows');
 
 const PEER_DIR = path.join(__dirname, '..', 'intake-peer');

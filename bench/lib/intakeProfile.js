@@ -2,7 +2,7 @@
 // BENCH_PROFILE=1 for the intake scenarios: n8n runs with its inspector on a
 // free 127.0.0.1 port, every peer's intake window is sampled, and the
 // scenario's notes get a table of where n8n's CPU went per delivery.
-const { freePort } = require('./harness');
+const { freePort } = require('../../harness');
 const { startProfiling, summariseProfile } = require('./cpuProfile');
 
 const enabled = () => process.env.BENCH_PROFILE === '1';

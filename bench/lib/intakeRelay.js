@@ -7,9 +7,10 @@
 // n8n acknowledged it. That gives the bench:
 // - exact acknowledgement times, instead of polling the sandbox's log;
 // - a closed feed loop: the sandbox sends each event the moment it exists and
-//   has no concurrency bound, and n8n on 2 cores timed out most of 200
-//   deliveries sent at once (both peers alike), so the feeder waits for an
-//   event's acknowledgement before creating the next (see feedWindowed).
+//   has no concurrency bound, and a burst of hundreds of deliveries at once
+//   times out in n8n for every peer alike (benchmarks page), so the feeder
+//   waits for an event's acknowledgement before creating the next (see
+//   feedWindowed).
 const http = require('http');
 
 /** The message an event is about: deliveries of message.created carry it in data.id. */

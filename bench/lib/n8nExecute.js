@@ -7,7 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { parseRunOutput } = require('./harness');
+const { parseRunOutput } = require('../../harness');
 const { sampleRss } = require('./rssSampler');
 
 const PRELOAD = path.join(__dirname, 'peakRssPreload.js');

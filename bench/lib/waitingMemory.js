@@ -4,7 +4,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const { sleep } = require('./harness');
+const { sleep } = require('../../harness');
 const { openInspector } = require('./inspector');
 const { readRssKb } = require('./rssSampler');
 

@@ -5,7 +5,7 @@
 const crypto = require('crypto');
 const path = require('path');
 
-const { workflows, omnichannelCredential } = require('./harness');
+const { workflows, omnichannelCredential } = require('../../harness');
 
 const { node, omnichannelNode, omnichannelTrigger, manualTrigger, byId, chain, workflow } = workflows;
 

@@ -6,7 +6,7 @@
 // rateLimiter.ts and request.ts from the commit before the learned rate),
 // built here into a tarball of its own and run in the same bench run.
 //
-// Each (peer, K) gets a fresh cluster (test/support/n8n/queue.js: PostgreSQL,
+// Each (peer, K) gets a fresh cluster (harness/queue.js: PostgreSQL,
 // Redis, main, webhook process, K workers) and a fresh sandbox workspace and
 // key: what the sandbox stored in a run's conversations is exactly what that
 // run sent, and GET /stats counts only that run's requests.
@@ -17,7 +17,7 @@ const os = require('os');
 const path = require('path');
 
 const { sandboxClient } = require('../../sandbox/client');
-const { omnichannelCredential, startProcesses, startQueueCluster, waitFor, workflows: w } = require('../lib/harness');
+const { omnichannelCredential, startProcesses, startQueueCluster, waitFor, workflows: w } = require('../../harness');
 const { MEASURED } = require('../lib/workflows');
 
 const REPO = path.join(__dirname, '..', '..');
@@ -316,7 +316,7 @@ async function run(context) {
 			results,
 			targets,
 			notes: [
-				'Each row is a fresh queue-mode cluster (PostgreSQL, Redis, main, webhook process, K workers; test/support/n8n/queue.js) on its own sandbox key. ' +
+				'Each row is a fresh queue-mode cluster (PostgreSQL, Redis, main, webhook process, K workers; harness/queue.js) on its own sandbox key. ' +
 					'Each worker runs one execution of 3,000 Send Text items (checked in the worker logs) and one of them also the Return All execution. ' +
 					'Run: from the first execution\'s start to the last one\'s end (n8n\'s timestamps; item checks and n8n\'s own work included). ' +
 					'Answered requests/s: the sandbox\'s 200 answers over the run. Failed items: texts the sandbox never stored. ' +

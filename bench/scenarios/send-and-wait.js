@@ -21,7 +21,7 @@
 const crypto = require('crypto');
 const os = require('os');
 
-const { freePort, startN8n, omnichannelCredential, waitFor, workflows: w, N8N_VERSION, startProcesses, startQueueCluster } = require('../lib/harness');
+const { freePort, startN8n, omnichannelCredential, waitFor, workflows: w, N8N_VERSION, startProcesses, startQueueCluster } = require('../../harness');
 const { startSandboxProcess } = require('../lib/sandboxProcess');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');

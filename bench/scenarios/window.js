@@ -14,7 +14,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { startN8n, omnichannelCredential, packRepo, workflows: w, waitFor, NODE_TYPES } = require('../lib/harness');
+const { startN8n, omnichannelCredential, packRepo, workflows: w, waitFor, NODE_TYPES } = require('../../harness');
 const { signatureHeader } = require('../../sandbox/webhooks/signing');
 const { fillLedger, FULL_WINDOW } = require('../lib/ledgerPrefill');
 const { cpuSeconds } = require('../lib/processCpu');

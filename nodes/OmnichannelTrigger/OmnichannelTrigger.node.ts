@@ -47,7 +47,7 @@ export class OmnichannelTrigger implements INodeType {
 		group: ['trigger'],
 		// 2, not 1: n8n evaluates an extra expression on every request to a
 		// version-1 webhook node (the binary-data option of its old body
-		// parser), about 10 ms of CPU per delivery.
+		// parser); its cost is on the benchmarks page.
 		version: 2,
 		subtitle:
 			'={{ ($parameter["events"] || []).includes("*") ? "All Events" : ($parameter["events"] || []).concat($parameter["otherEvents"] ? [$parameter["otherEvents"]] : []).join(", ") }}',

@@ -2,30 +2,35 @@
 // `npm run demo` (after scripts/demo/start.sh has built the package and the n8n
 // cache): starts the demo environment, prints how to use it and stays up
 // until Ctrl-C. Prints the n8n login, never the sandbox's API key.
+// `npm run dev` adds --dev: n8n in development mode with N8N_DEV_RELOAD=true,
+// and the package rebuilt into it on every change (rebuild.js).
 //
-//   node scripts/demo/cli.js [--port 5678] [--user-folder .e2e/demo] [--queue]
+//   node scripts/demo/cli.js [--port 5678] [--user-folder .e2e/demo] [--queue | --dev]
 const net = require('net');
 const path = require('path');
 
-const { freePort } = require('../../test/support/n8n');
+const { freePort, installedPackageDir, PACKAGE_NAME } = require('../../harness');
 const { sandboxClient } = require('../../sandbox/client');
-const { startDemo, EXAMPLE_IDS } = require('./environment');
+const { startDemo, EXAMPLE_IDS } = require('../../harness/demo');
+const { watchAndRebuild } = require('./rebuild');
 
 const DEFAULT_PORT = 5678;
 
 function parseArgs(argv) {
-	const args = { port: undefined, userFolder: path.join(__dirname, '..', '..', '.e2e', 'demo'), queue: false };
+	const args = { port: undefined, userFolder: path.join(__dirname, '..', '..', '.e2e', 'demo'), queue: false, dev: false };
 	for (let i = 0; i < argv.length; i++) {
 		const value = argv[i + 1];
-		if (argv[i] === '--queue') {
-			args.queue = true;
+		if (argv[i] === '--queue' || argv[i] === '--dev') {
+			args[argv[i].slice(2)] = true;
 			continue;
 		}
 		if (argv[i] === '--port' && /^\d+$/.test(value ?? '')) args.port = Number(value);
 		else if (argv[i] === '--user-folder' && value) args.userFolder = path.resolve(value);
-		else throw new Error(`unknown or incomplete argument "${argv[i]}"; usage: scripts/demo/cli.js [--port N] [--user-folder DIR] [--queue]`);
+		else throw new Error(`unknown or incomplete argument "${argv[i]}"; usage: scripts/demo/cli.js [--port N] [--user-folder DIR] [--queue | --dev]`);
 		i++;
 	}
+	// n8n reloads community nodes in its main process only; queue mode's workers would keep the old code.
+	if (args.queue && args.dev) throw new Error('--dev reloads the nodes of one n8n process: use it without --queue');
 	return args;
 }
 
@@ -94,6 +99,8 @@ async function main() {
 		n8nPort: await choosePort(args.port),
 		userFolder: args.userFolder,
 		queue: args.queue,
+		// n8n watches installed packages only in development mode (NODE_ENV unset or development).
+		env: args.dev ? { NODE_ENV: 'development', N8N_DEV_RELOAD: 'true' } : {},
 		log: (line) => console.log(`demo: ${line}`),
 	});
 	const first = await Promise.race([starting, stopped]);
@@ -103,9 +110,14 @@ async function main() {
 		process.exit(130);
 	}
 	const demo = first;
+	const rebuilding = args.dev
+		? await watchAndRebuild({ installedDir: installedPackageDir(args.userFolder, PACKAGE_NAME), log: (line) => console.log(`dev: ${line}`) })
+		: undefined;
 	printReady(demo, await sampleConversation(demo.sandbox), args.userFolder);
+	if (rebuilding) console.log('dev: watching nodes/ and credentials/: save a file, and n8n reloads the nodes a few seconds later (reopen a node panel to see its new parameters).\n');
 	const signal = await stopped;
 	console.log(`demo: ${signal}, stopping n8n and the sandbox`);
+	await rebuilding?.stop();
 	await demo.close();
 	console.log('demo: stopped');
 }

@@ -11,6 +11,6 @@ fi
 echo "demo: building the package"
 npm run build >/dev/null
 echo "demo: checking the cached n8n install (the first run installs it: about 4 minutes)"
-bash test/support/n8n/ensure-n8n.sh >/dev/null
+bash harness/ensure-n8n.sh >/dev/null
 # exec: Ctrl-C and SIGTERM go straight to the demo, which stops n8n and the sandbox.
 exec node scripts/demo/cli.js "$@"

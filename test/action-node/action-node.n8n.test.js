@@ -3,7 +3,7 @@
 // from the packed package, with each output checked against the sandbox.
 const crypto = require('crypto');
 
-const { nodeOutput, omnichannelCredential, sandboxClient, WorkflowExecutionError } = require('../support/n8n');
+const { nodeOutput, omnichannelCredential, sandboxClient, WorkflowExecutionError } = require('../../harness');
 const flows = require('../support/n8n/action-workflows');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 

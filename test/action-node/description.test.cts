@@ -8,7 +8,7 @@ import { join } from 'path';
 
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
-import { nodeType } from '../support/host/actionNode.cjs';
+import { nodeType } from '../support/host/action-node.cjs';
 
 const { description } = nodeType;
 

@@ -7,10 +7,10 @@
 import { createServer } from 'net';
 import type { AddressInfo } from 'net';
 
-import { runNode } from '../support/host/actionNode.cjs';
-import type { Credentials } from '../support/host/actionNode.cjs';
+import { runNode } from '../support/host/action-node.cjs';
+import type { Credentials } from '../support/host/action-node.cjs';
 import { api, clearFaults, control, resetStats, setFaults, stats } from '../support/sandbox.cjs';
-import { startScriptedServer } from '../support/scriptedServer.cjs';
+import { startScriptedServer } from '../support/scripted-server.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';
 
 const suite = useSandbox();
@@ -120,7 +120,7 @@ test('Retry-After is honoured as seconds and as an HTTP-date', async () => {
 });
 
 // A Retry-After of 1–2 s only delays the refused request and cuts the key's
-// rate (test/transport/rateLimiter.test.cts); a longer one is a pause.
+// rate (test/transport/rate-limiter.test.cts); a longer one is a pause.
 test('a 429 with a Retry-After above 2 s pauses every request made with the key, not just the refused one', async () => {
 	const server = await startScriptedServer([
 		{ status: 429, headers: { 'Retry-After': '3' } },

@@ -2,8 +2,8 @@
  * The issue's fault tests, with the sandbox's fault injection: nothing lost,
  * nothing duplicated, and no failed item at the rate limit.
  */
-import { runNode } from '../support/host/actionNode.cjs';
-import type { RunResult } from '../support/host/actionNode.cjs';
+import { runNode } from '../support/host/action-node.cjs';
+import type { RunResult } from '../support/host/action-node.cjs';
 import { api, clearFaults, control, messagesOf, newConversation, resetStats, setFaults, stats, storedMessage } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';

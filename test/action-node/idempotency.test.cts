@@ -3,7 +3,7 @@
  * run and the item: repeating the same execution never sends twice, a new
  * execution sends again, and an override makes "once per record" possible.
  */
-import { newExecutionId, runNode } from '../support/host/actionNode.cjs';
+import { newExecutionId, runNode } from '../support/host/action-node.cjs';
 import { clearFaults, messagesOf, newConversation, resetStats, setFaults, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';

@@ -3,10 +3,10 @@
  * twice; the resource locators' list searches run through n8n-core's
  * LoadOptionsContext.
  */
-import { listSearch, runNode } from '../support/host/actionNode.cjs';
+import { listSearch, runNode } from '../support/host/action-node.cjs';
 import { api, control, resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
-import { startScriptedServer } from '../support/scriptedServer.cjs';
+import { startScriptedServer } from '../support/scripted-server.cjs';
 import { useSandbox } from '../support/suite.cjs';
 
 const suite = useSandbox({ seed: 'empty' });

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'crypto';
 
-import { runNode } from '../support/host/actionNode.cjs';
+import { runNode } from '../support/host/action-node.cjs';
 import { api, control, messagesOf, newConversation, storedMessage } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, fromList, useSandbox } from '../support/suite.cjs';

@@ -2,7 +2,7 @@
  * Identity, conversation, contact and channel operations run through n8n's
  * workflow engine against the sandbox.
  */
-import { runNode } from '../support/host/actionNode.cjs';
+import { runNode } from '../support/host/action-node.cjs';
 import { api, newConversation, resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, fromList, useSandbox } from '../support/suite.cjs';

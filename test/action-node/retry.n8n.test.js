@@ -7,7 +7,7 @@
 // Separate executions of the same workflow still send again.
 const crypto = require('crypto');
 
-const { waitFor, workflows: w } = require('../support/n8n');
+const { waitFor, workflows: w } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const TEST_TIMEOUT_MS = 4 * 60 * 1000;

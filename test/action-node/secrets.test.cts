@@ -4,10 +4,10 @@
  * most likely to leak (refusals, bad credentials, dropped connections, error
  * items) and checks them here, visibly.
  */
-import { assertNoSecretLeaked, containsSecret, runNode } from '../support/host/actionNode.cjs';
-import type { Credentials } from '../support/host/actionNode.cjs';
+import { assertNoSecretLeaked, containsSecret, runNode } from '../support/host/action-node.cjs';
+import type { Credentials } from '../support/host/action-node.cjs';
 import { clearFaults, control, setFaults } from '../support/sandbox.cjs';
-import { startScriptedServer } from '../support/scriptedServer.cjs';
+import { startScriptedServer } from '../support/scripted-server.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';
 
 const suite = useSandbox();

@@ -9,11 +9,11 @@
 const crypto = require('crypto');
 const http = require('http');
 
-const { omnichannelCredential, sleep, waitFor, workflows: w } = require('../support/n8n');
-const { NODE_TYPES } = require('../support/n8n/node-types');
+const { omnichannelCredential, sleep, waitFor, workflows: w } = require('../../harness');
+const { NODE_TYPES } = require('../../harness/node-types');
 const { startFakeChatModel, toolCall } = require('../support/n8n/mcp');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { DEMO_CREDENTIAL, EXAMPLE_IDS, loadExamples } = require('../../scripts/demo/environment');
+const { DEMO_CREDENTIAL, EXAMPLE_IDS, loadExamples } = require('../../harness/demo');
 const { answer, conversationDriver, linksOf, untilWaiting } = require('./send-and-wait-support');
 
 const TEST_TIMEOUT_MS = 3 * 60 * 1000;

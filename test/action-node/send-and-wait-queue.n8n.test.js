@@ -6,8 +6,8 @@
 // rest runs on a worker too.
 const fs = require('fs');
 
-const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../support/n8n');
-const { openQueueCluster } = require('../support/n8n/queue');
+const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../../harness');
+const { openQueueCluster } = require('../../harness/queue');
 const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { startSandbox } = require('../../sandbox');
 const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, visit } = require('./send-and-wait-support');

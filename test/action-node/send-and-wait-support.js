@@ -4,7 +4,7 @@
 // the way a browser does (GET the page, POST its form).
 const crypto = require('crypto');
 
-const { waitFor, workflows: w } = require('../support/n8n');
+const { waitFor, workflows: w } = require('../../harness');
 
 /** Each workflow: a Webhook node starts it, Send and Wait asks, and "After" records what came out in the sandbox. */
 const FLOWS = {

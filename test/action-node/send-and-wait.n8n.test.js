@@ -6,7 +6,7 @@
 // Wait records in the sandbox what came out. Also: opening a page answers
 // nothing, forged links are refused by n8n, a second answer changes nothing,
 // and a wait limit ends the wait with a timedOut item.
-const { sleep } = require('../support/n8n');
+const { sleep } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, visit } = require('./send-and-wait-support');
 

@@ -10,8 +10,8 @@ import { ExecuteContext, InstanceSettings, validateUrlSignature } from 'n8n-core
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { newExecutionId, nodeType, runNode } from '../support/host/actionNode.cjs';
-import type { RunResult } from '../support/host/actionNode.cjs';
+import { newExecutionId, nodeType, runNode } from '../support/host/action-node.cjs';
+import type { RunResult } from '../support/host/action-node.cjs';
 import { messagesOf, newConversation, resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';

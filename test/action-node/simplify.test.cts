@@ -3,7 +3,7 @@
  * default (the full API records that the E2E tests, examples and benchmarks
  * read), and when on, each record reduced to the documented fields, in order.
  */
-import { nodeType, runNode } from '../support/host/actionNode.cjs';
+import { nodeType, runNode } from '../support/host/action-node.cjs';
 import { api, control, newConversation } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';

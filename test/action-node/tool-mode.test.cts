@@ -5,8 +5,8 @@
  * results are simplified by default, and a model-supplied Client Request ID
  * makes a retried send arrive once.
  */
-import { runAsTool, runNode } from '../support/host/actionNode.cjs';
-import type { ToolRunResult } from '../support/host/actionNode.cjs';
+import { runAsTool, runNode } from '../support/host/action-node.cjs';
+import type { ToolRunResult } from '../support/host/action-node.cjs';
 import { api, clearFaults, messagesOf, newConversation, resetStats, setFaults, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';

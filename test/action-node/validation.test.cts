@@ -2,8 +2,8 @@
  * Every limit of the spec is checked before any request, naming the field and
  * the item; the sandbox's request counter proves that nothing was sent.
  */
-import { runNode } from '../support/host/actionNode.cjs';
-import type { RunResult } from '../support/host/actionNode.cjs';
+import { runNode } from '../support/host/action-node.cjs';
+import type { RunResult } from '../support/host/action-node.cjs';
 import { messagesOf, newConversation, resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';

@@ -2,7 +2,7 @@
 // The credential's Test button, as n8n runs it: the public API's
 // POST /credentials/{id}/test makes n8n send our credential's `test` request
 // with the stored (encrypted, then decrypted) data to the sandbox.
-const { omnichannelCredential } = require('../support/n8n');
+const { omnichannelCredential } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 
 /** Same key id, different secret: well-formed, so the sandbox answers 401 for a wrong key. */

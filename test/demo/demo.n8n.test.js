@@ -7,9 +7,9 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { freePort, N8nApi, waitFor } = require('../support/n8n');
+const { freePort, N8nApi, waitFor } = require('../../harness');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { EXAMPLE_IDS } = require('../../scripts/demo/environment');
+const { EXAMPLE_IDS } = require('../../harness/demo');
 const { connectMcp } = require('../support/n8n/mcp');
 
 const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'demo', 'cli.js');

@@ -6,8 +6,8 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 
 const CHROMIUM = '/usr/bin/chromium';
-// apt on 2 cores: `update` takes seconds, the install (25 to 100 packages) a
-// minute or two. A stuck mirror must still end the run.
+// Bounds far above what apt needs here (an update and an install of 25 to 100
+// packages): a stuck mirror must still end the run.
 const APT_UPDATE_TIMEOUT_MS = 3 * 60 * 1000;
 const APT_INSTALL_TIMEOUT_MS = 10 * 60 * 1000;
 

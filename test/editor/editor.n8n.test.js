@@ -6,7 +6,7 @@
 // The screenshots it takes are the README's (OMNICHANNEL_DOCS_SCREENSHOTS=1
 // copies them into docs/).
 const { startSandbox } = require('../../sandbox');
-const { startN8n, omnichannelCredential, sandboxClient, waitFor } = require('../support/n8n');
+const { startN8n, omnichannelCredential, sandboxClient, waitFor } = require('../../harness');
 const { launchBrowser, screenshot, withFailureScreenshot } = require('./browser');
 const { INSTALL_TIMEOUT_MS } = require('./chromium');
 const { Editor } = require('./editor');

@@ -5,7 +5,7 @@
 const path = require('path');
 const { NodeHelpers } = require('n8n-workflow');
 
-const { assertBuilt, REPO_ROOT } = require('../support/n8n/package');
+const { assertBuilt, REPO_ROOT } = require('../../harness/package');
 
 function builtDescription(folder) {
 	assertBuilt();

@@ -6,10 +6,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { freePort, nodeOutput, sandboxClient, sleep, waitFor, workflows: w } = require('../support/n8n');
-const { NODE_TYPES } = require('../support/n8n/node-types');
+const { freePort, nodeOutput, sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
+const { NODE_TYPES } = require('../../harness/node-types');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { startDemo, EXAMPLE_IDS } = require('../../scripts/demo/environment');
+const { startDemo, EXAMPLE_IDS } = require('../../harness/demo');
 const { OMNICHANNEL_TOOL_TYPE, connectMcp, resultText, startFakeChatModel, toolCall } = require('../support/n8n/mcp');
 
 const QUIET_PERIOD_MS = 3000;

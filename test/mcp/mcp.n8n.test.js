@@ -4,7 +4,7 @@
 // model sees when it lists the tools, what each call does in the sandbox,
 // how bad input comes back, and that a retried send with the same key
 // arrives once.
-const { waitFor, workflows: w } = require('../support/n8n');
+const { waitFor, workflows: w } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 const { connectMcp, fromAI, mcpTrigger, mcpUrl, omnichannelTool, resultText, toolConnections } = require('../support/n8n/mcp');
 

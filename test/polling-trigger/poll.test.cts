@@ -1,13 +1,13 @@
 /**
  * The polling trigger run by n8n-core's PollContext (see
- * support/host/pollingTrigger.cts) against a list API whose pages can change
- * between two requests (support/fakePollingApi.cts).
+ * support/host/polling-trigger.cts) against a list API whose pages can change
+ * between two requests (support/fake-polling-api.cts).
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { FakeApi } from '../support/fakePollingApi.cjs';
-import type { ListRequest } from '../support/fakePollingApi.cjs';
-import { PollHost } from '../support/host/pollingTrigger.cjs';
+import { FakeApi } from '../support/fake-polling-api.cjs';
+import type { ListRequest } from '../support/fake-polling-api.cjs';
+import { PollHost } from '../support/host/polling-trigger.cjs';
 
 const T = Date.UTC(2026, 10, 22, 12, 0, 0);
 let api: FakeApi;

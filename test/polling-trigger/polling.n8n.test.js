@@ -12,7 +12,7 @@
 // seconds field is a plain number fires once a minute). Twelve poll times at
 // seconds 0, 5, ..., 55 therefore poll every 5 seconds without waiting minutes.
 // Each activation (publish, n8n start) also polls at once.
-const { PACKAGE_NAME, waitFor, workflows: w } = require('../support/n8n');
+const { PACKAGE_NAME, waitFor, workflows: w } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 
 const WORKFLOW_ID = 'e2ePolling000001';

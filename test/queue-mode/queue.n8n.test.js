@@ -7,11 +7,11 @@
 // the webhook process and main, and copies arriving at the same moment on both.
 const crypto = require('crypto');
 
-const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('../support/n8n');
-const { openQueueCluster } = require('../support/n8n/queue');
+const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
+const { openQueueCluster } = require('../../harness/queue');
 const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { startSandbox } = require('../../sandbox');
-const { customerMessageEvent } = require('../support/n8n/signedEvents');
+const { customerMessageEvent } = require('../support/n8n/signed-events');
 
 const TEST_TIMEOUT_MS = 6 * 60 * 1000;
 /** Time for anything that should not happen (a second downstream run) to show up. */

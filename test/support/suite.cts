@@ -1,6 +1,6 @@
 /** Per-file setup of the node tests: one sandbox, and the leak check at the end. */
-import { assertNoSecretLeaked } from './host/actionNode.cjs';
-import type { Credentials } from './host/actionNode.cjs';
+import { assertNoSecretLeaked } from './host/action-node.cjs';
+import type { Credentials } from './host/action-node.cjs';
 import { startSandbox } from './sandbox.cjs';
 import type { Sandbox, SandboxOptions } from './sandbox.cjs';
 

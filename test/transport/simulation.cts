@@ -58,11 +58,11 @@ export const adaptiveLimiter: LimiterFactory = () => {
 	return { throttled, rateLimited: (fingerprint, grant, retryAfterMs) => rateLimited(fingerprint, grant, retryAfterMs) };
 };
 
-/** The fixed bucket of before (test/transport/fixedBucketLimiter.cts), used as request.ts used it then. */
+/** The fixed bucket of before (test/transport/fixed-bucket-limiter.cts), used as request.ts used it then. */
 export const fixedLimiter: LimiterFactory = () => {
-	let module: typeof import('./fixedBucketLimiter.cjs') | undefined;
+	let module: typeof import('./fixed-bucket-limiter.cjs') | undefined;
 	jest.isolateModules(() => {
-		module = require('./fixedBucketLimiter');
+		module = require('./fixed-bucket-limiter');
 	});
 	const { throttled, pauseKey } = module!;
 	return {

@@ -7,7 +7,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
-const { sleep, waitFor, workflows: w } = require('../support/n8n');
+const { sleep, waitFor, workflows: w } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 const { signatureHeader } = require('../../sandbox/webhooks/signing');
 

@@ -2,7 +2,7 @@
 // The trigger's answers to ordinary days, in-process: n8n failing to start an
 // execution, n8n's Retry, a slow or dead lock holder, a clock that is off.
 // The real-n8n fault suite proves the same end to end; these pin each rule.
-const { ProcessedDataTable } = require('../support/host/processedData.cjs');
+const { ProcessedDataTable } = require('../support/host/processed-data.cjs');
 
 const T0 = Date.UTC(2026, 0, 1);
 const quietLog = { warn: () => undefined };

@@ -5,7 +5,7 @@
 // downstream exactly once, the service keeps one webhook (same id) throughout,
 // the retries the service owed before a republish are still delivered after
 // it, and unpublishing removes the webhook at the service.
-const { sleep, waitFor, workflows: w } = require('../support/n8n');
+const { sleep, waitFor, workflows: w } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const WORKFLOW_ID = 'faultRepublish01';

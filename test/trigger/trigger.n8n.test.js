@@ -6,7 +6,7 @@
 // refuses forged deliveries, and removes its webhook when unpublished.
 const crypto = require('crypto');
 
-const { sleep, waitFor, workflows: w } = require('../support/n8n');
+const { sleep, waitFor, workflows: w } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 
 const WORKFLOW_ID = 'e2eTrigger000001';

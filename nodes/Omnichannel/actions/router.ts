@@ -1,57 +1,16 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { SimplifiedRecord } from '../../shared/simplifiedRecords';
 import { MAX_CONCURRENT_REQUESTS } from '../../shared/transport';
 import { currentRunIndex } from '../helpers/idempotency';
 import { applySimplify } from '../helpers/simplify';
 import { toolModeError } from '../helpers/toolErrors';
 import { isToolNode, ToolParameters } from '../helpers/toolMode';
-import * as channel from './channel';
-import * as contact from './contact';
-import * as conversation from './conversation';
-import * as identity from './identity';
-import * as message from './message';
-import type { OperationCall, OperationModule, RunContext } from './operation';
-
-const resources: Record<string, Record<string, OperationModule | undefined> | undefined> = {
-	channel: { getAll: channel.getAll },
-	contact: {
-		create: contact.create,
-		get: contact.get,
-		getAll: contact.getAll,
-		update: contact.update,
-		merge: contact.merge,
-	},
-	conversation: { getAll: conversation.getAll },
-	identity: { get: identity.get },
-	message: {
-		getAll: message.getAll,
-		sendText: message.sendText,
-		sendImage: message.sendImage,
-		sendAudio: message.sendAudio,
-		sendVideo: message.sendVideo,
-		sendDocument: message.sendDocument,
-		sendLocation: message.sendLocation,
-		sendAndWait: message.sendAndWait,
-	},
-};
+import type { OperationCall, RunContext } from '../helpers/operation';
+import { resources } from './index';
 
 /** Every parameter of every operation, to find what a tool-mode error is about. */
-const allProperties = [
-	...channel.description,
-	...contact.description,
-	...conversation.description,
-	...identity.description,
-	...message.description,
-];
-
-/** The record every operation of a resource outputs, where Simplify applies (channels and identities are narrow). */
-const outputRecords: Record<string, SimplifiedRecord | undefined> = {
-	contact: 'contact',
-	conversation: 'conversation',
-	message: 'message',
-};
+const allProperties = Object.values(resources).flatMap((resource) => resource.description);
 
 /**
  * Items whose calls run at the same time: as many as the transport lets be in
@@ -113,7 +72,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const selected = resources[resource]?.[operation];
+	const operations = Object.hasOwn(resources, resource) ? resources[resource].operations : {};
+	const selected = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
 	if (!selected) {
 		throw new NodeOperationError(this.getNode(), `The operation '${operation}' of resource '${resource}' is not supported`, {
 			description: "Choose one of the operations listed under 'Operation' for this resource.",
@@ -130,7 +90,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
 			const call = await selected.execute.call(this, itemIndex, run);
-			calls[itemIndex] = applySimplify(this, itemIndex, outputRecords[resource], call);
+			calls[itemIndex] = applySimplify(this, itemIndex, resources[resource].simplifiedRecord, call);
 		} catch (error) {
 			const failure = itemError(this, error, itemIndex, tool);
 			if (!continueOnFail) throw failure;

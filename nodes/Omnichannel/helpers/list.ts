@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../../shared/transport';
-import type { OperationCall, RunContext } from '../actions/operation';
+import type { OperationCall, RunContext } from './operation';
 import { ItemValidator } from './validation';
 
 /**

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { optionalId } from '../../shared/parameterValues';
 import { apiRequest } from '../../shared/transport';
 import type { ApiRequestOptions } from '../../shared/transport';
-import type { OperationCall, RunContext } from '../actions/operation';
+import type { OperationCall, RunContext } from './operation';
 import { defaultClientRequestId } from './idempotency';
 import { collection, requiredId } from './parameters';
 import type { ItemValidator } from './validation';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { SIMPLIFIED_FIELDS, pickFields, simplifyDescription } from '../../shared/simplifiedRecords';
 import type { SimplifiedRecord } from '../../shared/simplifiedRecords';
-import type { OperationCall } from '../actions/operation';
+import type { OperationCall } from './operation';
 
 /**
  * The Simplify parameter of an operation that outputs `record`s, twice: for

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { conversationLocator } from '../../shared/resourceLocators';
-import { sendOptionsCollection } from '../actions/common.descriptions';
+import { sendOptionsCollection } from '../helpers/descriptions';
 
 /** The whole text, links included (the API's limit, in code points: docs/api-assumptions.md, "Messages"). */
 export const MAX_TEXT_LENGTH = 4000;

@@ -17,9 +17,9 @@ export const DEFAULT_REQUESTS_PER_SECOND = 60;
 /**
  * Requests in flight per key. A slot is held for the API's latency plus n8n's
  * own work per request (credential decryption, the header expression, parsing
- * up to 500 records): 150–250 ms on two busy cores, measured in bench/. 24
- * slots keep 60 req/s busy up to ~400 ms per request; the token bucket, not
- * this number, bounds the rate.
+ * up to 500 records). 24 slots keep 60 req/s busy up to ~400 ms per request,
+ * well above the hold times the benchmarks page records; the token bucket,
+ * not this number, bounds the rate.
  */
 export const MAX_CONCURRENT_REQUESTS = 24;
 

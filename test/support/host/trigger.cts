@@ -30,7 +30,7 @@ import type { Workflow } from 'n8n-workflow';
 import { OmnichannelApi } from '../../../credentials/OmnichannelApi.credentials';
 import { CredentialsHelper } from './credentials.cjs';
 import type { Credentials } from './credentials.cjs';
-import { ProcessedDataTable } from './processedData.cjs';
+import { ProcessedDataTable } from './processed-data.cjs';
 import { freshNodeType, publishedWorkflow } from './workflow.cjs';
 import type {
 	IDataObject,

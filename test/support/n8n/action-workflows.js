@@ -2,7 +2,7 @@
 // The workflows action-node.test.js runs through `n8n execute`: every
 // operation of the Omnichannel node at least once, grouped so that one CLI
 // run covers several operations.
-const { workflows: w } = require('.');
+const { workflows: w } = require('../../../harness');
 
 const IDS = {
 	reads: 'e2eReads00000001',

@@ -4,11 +4,11 @@
 // credential for the sandbox's seeded key. Files start the n8n server only
 // when they need it (triggers, credential tests); `n8n execute` needs none.
 const { startSandbox } = require('../../../sandbox');
-const { startN8n, omnichannelCredential, sandboxClient } = require('.');
+const { startN8n, omnichannelCredential, sandboxClient } = require('../../../harness');
 
 /**
  * Budget for a file's setup: on a bare machine the first file also installs
- * n8n into the cache (about 4 minutes on 2 cores); warm, it takes seconds.
+ * n8n into the cache (minutes, see CONTRIBUTING); warm, it takes seconds.
  */
 const SETUP_TIMEOUT_MS = 25 * 60 * 1000;
 /** One test: a few n8n CLI runs or polls of a few seconds each. */

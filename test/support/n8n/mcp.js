@@ -7,8 +7,8 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
 
-const { NODE_TYPES } = require('./node-types');
-const { checkWorkflowParameters, node } = require('./workflows');
+const { NODE_TYPES } = require('../../../harness/node-types');
+const { checkWorkflowParameters, node } = require('../../../harness/workflows');
 
 /** n8n's MCP Server Trigger (n8n 2.40: versions 1 to 2.1; from 2 the SSE and HTTP URL are the same path). */
 const MCP_TRIGGER_TYPE = '@n8n/n8n-nodes-langchain.mcpTrigger';

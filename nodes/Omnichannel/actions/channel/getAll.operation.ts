@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listCall } from '../../helpers/list';
-import { returnAllOrLimit } from '../common.descriptions';
-import type { OperationExecute } from '../operation';
+import { returnAllOrLimit } from '../../helpers/descriptions';
+import type { OperationExecute } from '../../helpers/operation';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['channel'], operation: ['getAll'] } },

@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationModule } from '../../helpers/operation';
+
 import * as getAll from './getAll.operation';
 
-export { getAll };
+/** The resource's operations by their value: the router dispatches from here. */
+export const operations: Record<string, OperationModule> = { getAll };
 
 export const description: INodeProperties[] = [
 	{

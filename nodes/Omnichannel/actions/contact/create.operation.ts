@@ -6,7 +6,7 @@ import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
-import type { OperationExecute } from '../operation';
+import type { OperationExecute } from '../../helpers/operation';
 
 const properties: INodeProperties[] = [
 	{ ...nameProperty, required: true },

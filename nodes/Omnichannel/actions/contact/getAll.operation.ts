@@ -7,8 +7,8 @@ import { listCall } from '../../helpers/list';
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { filtersCollection, returnAllOrLimit } from '../common.descriptions';
-import type { OperationExecute } from '../operation';
+import { filtersCollection, returnAllOrLimit } from '../../helpers/descriptions';
+import type { OperationExecute } from '../../helpers/operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,

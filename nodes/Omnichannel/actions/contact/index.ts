@@ -1,12 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SimplifiedRecord } from '../../../shared/simplifiedRecords';
+import type { OperationModule } from '../../helpers/operation';
+
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as merge from './merge.operation';
 import * as update from './update.operation';
 
-export { create, get, getAll, merge, update };
+/** The resource's operations by their value: the router dispatches from here. */
+export const operations: Record<string, OperationModule> = { create, get, getAll, merge, update };
+
+/** The record every operation of this resource outputs, which Simplify narrows. */
+export const simplifiedRecord: SimplifiedRecord = 'contact';
 
 export const description: INodeProperties[] = [
 	{

@@ -6,7 +6,7 @@ import { apiRequest } from '../../../shared/transport';
 import { requiredId } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import type { OperationExecute } from '../operation';
+import type { OperationExecute } from '../../helpers/operation';
 
 const properties: INodeProperties[] = [
 	{

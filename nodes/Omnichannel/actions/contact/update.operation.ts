@@ -7,7 +7,7 @@ import { contactBody, contactFieldOptions } from '../../helpers/contactFields';
 import { collection, requiredId } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import type { OperationExecute } from '../operation';
+import type { OperationExecute } from '../../helpers/operation';
 
 const properties: INodeProperties[] = [
 	contactLocator(),

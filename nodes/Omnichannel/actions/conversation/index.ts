@@ -1,8 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SimplifiedRecord } from '../../../shared/simplifiedRecords';
+import type { OperationModule } from '../../helpers/operation';
+
 import * as getAll from './getAll.operation';
 
-export { getAll };
+/** The resource's operations by their value: the router dispatches from here. */
+export const operations: Record<string, OperationModule> = { getAll };
+
+/** The record every operation of this resource outputs, which Simplify narrows. */
+export const simplifiedRecord: SimplifiedRecord = 'conversation';
 
 export const description: INodeProperties[] = [
 	{

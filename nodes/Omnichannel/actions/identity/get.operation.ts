@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
-import type { OperationExecute } from '../operation';
+import type { OperationExecute } from '../../helpers/operation';
 
 /** whoAmI takes no parameters. */
 export const description: INodeProperties[] = [];

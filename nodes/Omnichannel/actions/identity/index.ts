@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationModule } from '../../helpers/operation';
+
 import * as get from './get.operation';
 
-export { get };
+/** The resource's operations by their value: the router dispatches from here. */
+export const operations: Record<string, OperationModule> = { get };
 
 export const description: INodeProperties[] = [
 	{

@@ -6,8 +6,8 @@ import { conversationLocator } from '../../../shared/resourceLocators';
 import { listCall } from '../../helpers/list';
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
-import { filtersCollection, returnAllOrLimit } from '../common.descriptions';
-import type { OperationExecute } from '../operation';
+import { filtersCollection, returnAllOrLimit } from '../../helpers/descriptions';
+import type { OperationExecute } from '../../helpers/operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,

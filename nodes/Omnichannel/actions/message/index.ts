@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { SimplifiedRecord } from '../../../shared/simplifiedRecords';
+import type { OperationModule } from '../../helpers/operation';
+
 import * as getAll from './getAll.operation';
 import * as sendAndWait from './sendAndWait.operation';
 import * as sendAudio from './sendAudio.operation';
@@ -9,7 +12,11 @@ import * as sendLocation from './sendLocation.operation';
 import * as sendText from './sendText.operation';
 import * as sendVideo from './sendVideo.operation';
 
-export { getAll, sendAndWait, sendAudio, sendDocument, sendImage, sendLocation, sendText, sendVideo };
+/** The resource's operations by their value: the router dispatches from here. */
+export const operations: Record<string, OperationModule> = { getAll, sendAndWait, sendAudio, sendDocument, sendImage, sendLocation, sendText, sendVideo };
+
+/** The record every operation of this resource outputs, which Simplify narrows. */
+export const simplifiedRecord: SimplifiedRecord = 'message';
 
 export const description: INodeProperties[] = [
 	{

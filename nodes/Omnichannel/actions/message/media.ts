@@ -8,8 +8,8 @@ import { readSendFields, sendCall } from '../../helpers/send';
 import type { SendFields } from '../../helpers/send';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { sendOptionsCollection } from '../common.descriptions';
-import type { OperationExecute } from '../operation';
+import { sendOptionsCollection } from '../../helpers/descriptions';
+import type { OperationExecute } from '../../helpers/operation';
 
 export type MediaKind = 'image' | 'audio' | 'video' | 'document';
 

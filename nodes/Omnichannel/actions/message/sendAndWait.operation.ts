@@ -10,7 +10,7 @@ import type { ResponseLink } from '../../sendAndWait/message';
 import { readResponseRequest } from '../../sendAndWait/parameters';
 import { pendingJson } from '../../sendAndWait/request';
 import { MAX_TEXT_LENGTH, sendAndWaitProperties } from '../../sendAndWait/description';
-import type { OperationExecute } from '../operation';
+import type { OperationExecute } from '../../helpers/operation';
 
 /**
  * n8n checks the HMAC of a waiting node's links only when the node's

@@ -6,8 +6,8 @@ import { conversationLocator } from '../../../shared/resourceLocators';
 import { readSendFields, sendCall } from '../../helpers/send';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { sendOptionsCollection } from '../common.descriptions';
-import type { OperationExecute } from '../operation';
+import { sendOptionsCollection } from '../../helpers/descriptions';
+import type { OperationExecute } from '../../helpers/operation';
 
 const properties: INodeProperties[] = [
 	conversationLocator(),

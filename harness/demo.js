@@ -6,12 +6,12 @@
 const fs = require('fs');
 const path = require('path');
 
-const { startSandbox } = require('../../sandbox');
-const { sandboxClient } = require('../../sandbox/client');
-const { startN8n, omnichannelCredential, waitFor, workflows } = require('../../test/support/n8n');
-const { startProcesses, startQueueCluster } = require('../../test/support/n8n/queue');
+const { startSandbox } = require('../sandbox');
+const { sandboxClient } = require('../sandbox/client');
+const { startN8n, omnichannelCredential, waitFor, workflows } = require('./index');
+const { startProcesses, startQueueCluster } = require('./queue');
 
-const REPO_ROOT = path.join(__dirname, '..', '..');
+const REPO_ROOT = path.join(__dirname, '..');
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 /** The credential every example refers to. */
@@ -71,8 +71,9 @@ async function waitForWebhook(sandbox, webhookBaseUrl) {
  * @param {string} [options.userFolder] n8n's data; emptied first. Defaults to a temp folder.
  * @param {(line: string) => void} [options.log] progress lines
  * @param {boolean} [options.queue] n8n in queue mode (harness/queue.js): main on `n8nPort`, 2 workers, a webhook process
+ * @param {object} [options.env] extra n8n environment
  */
-async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {}, queue = false } = {}) {
+async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {}, queue = false, env: extraEnv = {} } = {}) {
 	const examples = loadExamples();
 	log('starting the sandbox (demo seed)');
 	const sandbox = await startSandbox({ seed: 'demo', port: sandboxPort });
@@ -84,7 +85,7 @@ async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {},
 	};
 	try {
 		// The schedules of the examples ("every day at 8:00") in the user's time zone, not n8n's default New York.
-		const env = { GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone };
+		const env = { GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone, ...extraEnv };
 		if (queue) {
 			log('starting PostgreSQL and Redis, installing the packed package for main, 2 workers and a webhook process');
 			cluster = await startQueueCluster({ env, mainPort: n8nPort, start: false });

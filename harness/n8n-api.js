@@ -77,6 +77,11 @@ class N8nApi {
 		}
 	}
 
+	/** The node descriptions the editor loads (`/types/nodes.json`, behind the session cookie). */
+	async nodeTypes() {
+		return (await this.request('GET', '/types/nodes.json', { headers: this.cookie ? { cookie: this.cookie } : {} })).body;
+	}
+
 	async login({ email, password }) {
 		return await this.rest('POST', '/login', { emailOrLdapLoginId: email, password });
 	}

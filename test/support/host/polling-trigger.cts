@@ -35,7 +35,7 @@ import type {
 } from 'n8n-workflow';
 
 import { OmnichannelApi } from '../../../credentials/OmnichannelApi.credentials';
-import { API_KEY } from '../fakePollingApi.cjs';
+import { API_KEY } from '../fake-polling-api.cjs';
 import { CredentialsHelper } from './credentials.cjs';
 import { freshNodeType, publishedWorkflow } from './workflow.cjs';
 

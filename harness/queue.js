@@ -1,6 +1,5 @@
 'use strict';
-// n8n's queue mode on one machine, as measured on these 2-core machines
-// it: private PostgreSQL and Redis, one main process (`n8n start`: editor,
+// n8n's queue mode on one machine: private PostgreSQL and Redis, one main process (`n8n start`: editor,
 // API, trigger registration, polls), workers (`n8n worker`: every execution)
 // and a webhook process (`n8n webhook`: production /webhook/*). Each process
 // has its own user folder with our packed package installed the way users
@@ -16,7 +15,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { N8n } = require('./index');
+const { N8n } = require('./n8n');
 const { packRepo, installPackage } = require('./package');
 const { freePort } = require('./ports');
 const { ensureServicePackages, startPostgres, startRedis } = require('./services');

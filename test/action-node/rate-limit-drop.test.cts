@@ -3,9 +3,9 @@
  * bulk send (another system, or the provider, took capacity) and rises again.
  * The node's learned rate follows it within a few seconds, no item fails, and
  * the rate recovers afterwards. Real time with the sandbox, so the bounds are
- * loose; the exact dynamics are in test/transport/rateLimiter.test.cts.
+ * loose; the exact dynamics are in test/transport/rate-limiter.test.cts.
  */
-import { runNode } from '../support/host/actionNode.cjs';
+import { runNode } from '../support/host/action-node.cjs';
 import { clearFaults, messagesOf, newConversation, resetStats, setFaults, stats } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';
 

@@ -3,14 +3,16 @@
 // learned rate.
 import { sleep } from 'n8n-workflow';
 
+import { Semaphore } from '../../nodes/shared/transport/semaphore';
+
 /** The API allows about 60 requests per second per key (docs/api-assumptions.md, "Authentication, scopes and rate limits"). */
 export const DEFAULT_REQUESTS_PER_SECOND = 60;
 /**
  * Requests in flight per key. A slot is held for the API's latency plus n8n's
  * own work per request (credential decryption, the header expression, parsing
- * up to 500 records): 150–250 ms on two busy cores, measured in bench/. 24
- * slots keep 60 req/s busy up to ~400 ms per request; the token bucket, not
- * this number, bounds the rate.
+ * up to 500 records). 24 slots keep 60 req/s busy up to ~400 ms per request,
+ * well above the hold times the benchmarks page records; the token bucket,
+ * not this number, bounds the rate.
  */
 export const MAX_CONCURRENT_REQUESTS = 24;
 
@@ -58,29 +60,6 @@ class TokenBucket {
 		this.pausedUntil = until;
 		this.tokens = Math.min(this.tokens, 0);
 		this.refilledAt = Math.max(this.refilledAt, until);
-	}
-}
-
-/** Bounded concurrency; a released slot goes straight to the next waiter. */
-class Semaphore {
-	private active = 0;
-
-	private readonly waiting: Array<() => void> = [];
-
-	constructor(private readonly max: number) {}
-
-	async acquire(): Promise<void> {
-		if (this.active < this.max) {
-			this.active++;
-			return;
-		}
-		await new Promise<void>((resolve) => this.waiting.push(resolve));
-	}
-
-	release(): void {
-		const next = this.waiting.shift();
-		if (next) next();
-		else this.active--;
 	}
 }
 

@@ -1,6 +1,6 @@
 'use strict';
 // Locates (and on a bare machine builds) the cached Node 24 + n8n install that
-// test/support/n8n/ensure-n8n.sh maintains outside the repo. The n8n version is
+// harness/ensure-n8n.sh maintains outside the repo. The n8n version is
 // $N8N_VERSION (default 2.40.7, what the suites are written against);
 // `npm run test:compat` runs the core suites under other versions too.
 const { execFileSync } = require('child_process');

@@ -6,7 +6,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const REPO_ROOT = path.join(__dirname, '..', '..', '..');
+const REPO_ROOT = path.join(__dirname, '..');
 const repoPackageJson = () => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 
 /** Checks that every file package.json declares for n8n has been built. */
@@ -36,6 +36,11 @@ function packRepo(destDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-p
 	return packDirectory(REPO_ROOT, destDir);
 }
 
+/** Where installPackage put the package `name` in an n8n user folder. */
+function installedPackageDir(userFolder, name) {
+	return path.join(userFolder, '.n8n', 'nodes', 'node_modules', name);
+}
+
 /**
  * Unpacks `tarball` to <userFolder>/.n8n/nodes/node_modules/<name> and records
  * it in that folder's package.json, as n8n's community-package install does.
@@ -54,7 +59,7 @@ function installPackage(userFolder, tarball) {
 		if (runtimeDeps.length > 0) {
 			throw new Error(`packed package has runtime dependencies (${runtimeDeps.join(', ')})`);
 		}
-		const target = path.join(nodesDir, 'node_modules', manifest.name);
+		const target = installedPackageDir(userFolder, manifest.name);
 		fs.rmSync(target, { recursive: true, force: true });
 		fs.mkdirSync(path.dirname(target), { recursive: true });
 		fs.cpSync(unpacked, target, { recursive: true });
@@ -69,4 +74,4 @@ function installPackage(userFolder, tarball) {
 	}
 }
 
-module.exports = { REPO_ROOT, assertBuilt, packDirectory, packRepo, installPackage };
+module.exports = { REPO_ROOT, assertBuilt, packDirectory, packRepo, installPackage, installedPackageDir };

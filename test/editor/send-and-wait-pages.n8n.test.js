@@ -7,7 +7,7 @@
 // policy, and the workflow gets the answer. The two form screenshots are the
 // README's (OMNICHANNEL_DOCS_SCREENSHOTS=1 copies them into docs/).
 const { startSandbox } = require('../../sandbox');
-const { startN8n, omnichannelCredential, sandboxClient } = require('../support/n8n');
+const { startN8n, omnichannelCredential, sandboxClient } = require('../../harness');
 const { FLOWS, allWorkflows, conversationDriver } = require('../action-node/send-and-wait-support');
 const { launchBrowser, screenshot, withFailureScreenshot, VIEWPORT } = require('./browser');
 const { INSTALL_TIMEOUT_MS } = require('./chromium');

@@ -1,14 +1,6 @@
 'use strict';
-// One real n8n with our package installed, for the E2E suite, the demo and
-// the benchmarks. Typical use:
-//
-//   const n8n = await startN8n();                 // packs the repo, installs, starts
-//   await n8n.importCredentials([omnichannelCredential({ id, baseUrl, apiKey })]);
-//   await n8n.importWorkflows([workflow]);
-//   const run = await n8n.executeWorkflow(workflow.id);
-//   await n8n.setupOwnerAndApiKey();
-//   await n8n.publishWorkflow(id);
-//   await n8n.dispose();                       // stop + remove the temp user folder
+// One real n8n with our package installed: the process (n8n-process.js), its
+// REST client (n8n-api.js) and CLI (n8n-cli.js) behind one object.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -16,13 +8,7 @@ const path = require('path');
 const { N8nApi, N8nApiError } = require('./n8n-api');
 const cli = require('./n8n-cli');
 const { N8nProcess } = require('./n8n-process');
-const { ensureN8nInstall, N8N_VERSION } = require('./install');
-const { NODE_TYPES, PACKAGE_NAME, omnichannelCredential } = require('./node-types');
 const { packRepo, installPackage } = require('./package');
-const { sandboxClient } = require('../../../sandbox/client');
-const workflows = require('./workflows');
-const { freePort } = require('./ports');
-const { waitFor, sleep } = require('./poll');
 
 /** The n8n account the harness creates; a demo login, not a secret. */
 const DEFAULT_OWNER = Object.freeze({
@@ -108,24 +94,4 @@ async function startN8n({ userFolder, port, env, tarball, start = true, nodeArgs
 	return n8n;
 }
 
-module.exports = {
-	startN8n,
-	N8n,
-	N8nApi,
-	N8nApiError,
-	DEFAULT_OWNER,
-	NODE_TYPES,
-	PACKAGE_NAME,
-	N8N_VERSION,
-	omnichannelCredential,
-	ensureN8nInstall,
-	packRepo,
-	installPackage,
-	freePort,
-	waitFor,
-	sleep,
-	sandboxClient,
-	workflows,
-	nodeOutput: cli.nodeOutput,
-	WorkflowExecutionError: cli.WorkflowExecutionError,
-};
+module.exports = { N8n, startN8n, DEFAULT_OWNER };

@@ -7,7 +7,7 @@ import { passesFilters } from '../../nodes/OmnichannelTrigger/filters';
 import { messageDirection } from '../../nodes/shared/messageDirections';
 import { checkSignature, keyBytesOfSecret, hmacKeyOfSecret } from '../../nodes/OmnichannelTrigger/signature';
 import { createHmac } from 'crypto';
-import { ProcessedDataTable } from '../support/host/processedData.cjs';
+import { ProcessedDataTable } from '../support/host/processed-data.cjs';
 
 const T0 = Date.UTC(2026, 0, 1);
 

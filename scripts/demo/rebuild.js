@@ -1,0 +1,97 @@
+'use strict';
+// The fast loop of `npm run dev`: every change under nodes/ or credentials/
+// rebuilds the package (tsc, incremental, then the icons and codex files that
+// gulp copies) and copies dist/ into the package n8n has installed. n8n, started
+// in development mode with N8N_DEV_RELOAD=true, watches that folder and reloads
+// the nodes, and the editor picks up their new descriptions.
+const { execFile } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const { promisify } = require('util');
+
+const REPO_ROOT = path.join(__dirname, '..', '..');
+const WATCHED = ['nodes', 'credentials'];
+/** Editors write a file in several steps; one rebuild for all of them. */
+const SETTLE_MS = 150;
+/** Kept beside the demo's data, not in it: the demo empties its user folder on start. */
+const BUILD_INFO = path.join(REPO_ROOT, '.e2e', 'dev.tsbuildinfo');
+
+const run = promisify(execFile);
+
+async function compile() {
+	const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+	const args = [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', BUILD_INFO];
+	await run(process.execPath, args, { cwd: REPO_ROOT });
+}
+
+async function copyAssets() {
+	const { 'build:icons': copy } = require(path.join(REPO_ROOT, 'gulpfile.js'));
+	await new Promise((resolve, reject) => copy().on('finish', resolve).on('error', reject));
+}
+
+/**
+ * Watches every folder of a tree, each on its own: Node's recursive watch on
+ * Linux follows files, and loses one that an editor saves by writing a new
+ * file over it; a folder's watch sees every write and rename inside it.
+ * Folders created later are watched as they appear.
+ */
+function watchTree(dir, onChange, watchers = []) {
+	watchers.push(
+		fs.watch(dir, (_event, name) => {
+			const file = path.join(dir, String(name));
+			if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() && !watchers.some((w) => w.dir === file)) {
+				watchTree(file, onChange, watchers);
+			}
+			onChange(file);
+		}),
+	);
+	watchers[watchers.length - 1].dir = dir;
+	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+		if (entry.isDirectory()) watchTree(path.join(dir, entry.name), onChange, watchers);
+	}
+	return watchers;
+}
+
+/**
+ * Builds once (a new incremental record, which later builds start from),
+ * then rebuilds on every change until `stop()`.
+ * @param {{ installedDir: string, log: (line: string) => void }} options
+ */
+async function watchAndRebuild({ installedDir, log }) {
+	const build = async () => {
+		await compile();
+		await copyAssets();
+		fs.cpSync(path.join(REPO_ROOT, 'dist'), path.join(installedDir, 'dist'), { recursive: true, force: true });
+	};
+	fs.rmSync(BUILD_INFO, { force: true });
+	await build();
+
+	let timer;
+	let building = Promise.resolve();
+	const rebuild = (changed) => {
+		building = building.then(async () => {
+			const started = Date.now();
+			try {
+				await build();
+				log(`rebuilt after a change to ${changed} in ${Date.now() - started} ms; n8n reloads the nodes`);
+			} catch (error) {
+				// tsc prints its errors on stdout.
+				log(`build failed, n8n keeps the last good build:\n${error.stdout || error.message}`);
+			}
+		});
+	};
+	const onChange = (file) => {
+		clearTimeout(timer);
+		timer = setTimeout(() => rebuild(path.relative(REPO_ROOT, file)), SETTLE_MS);
+	};
+	const watchers = WATCHED.flatMap((dir) => watchTree(path.join(REPO_ROOT, dir), onChange));
+	return {
+		async stop() {
+			clearTimeout(timer);
+			for (const watcher of watchers) watcher.close();
+			await building;
+		},
+	};
+}
+
+module.exports = { watchAndRebuild };
