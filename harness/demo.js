@@ -26,6 +26,7 @@ const EXAMPLE_IDS = Object.freeze({
 	mcpServer: 'exMcpServer00001',
 	pollTeamChat: 'exPollTeamChat01',
 	refundApproval: 'exRefundApproval',
+	orderNumber: 'exOrderNumber001',
 });
 
 /** The MCP server example's production URL (its MCP Server Trigger's path, under n8n's /mcp/). */

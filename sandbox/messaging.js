@@ -114,6 +114,14 @@ function receiveInbound(ctx, ws, conversation, text) {
 	});
 }
 
+/** control POST /replies-on-send: the next send into the conversation is answered by its customer in the same moment. */
+function replyOnNextSend(ws, conversation, text) {
+	ws.repliesOnSend ??= new Map();
+	const queued = ws.repliesOnSend.get(conversation.id) ?? [];
+	queued.push(text);
+	ws.repliesOnSend.set(conversation.id, queued);
+}
+
 /**
  * First step of every send: the idempotency key. Returns the earlier message
  * for a repeated client_request_id, whatever the rest of the body says.
@@ -191,6 +199,9 @@ function sendOutbound(ctx, ws, target, payload) {
 		media: payload.media,
 		location: payload.location,
 	});
+	// A customer primed to answer the next send (control POST /replies-on-send) answers at once.
+	const primed = ws.repliesOnSend?.get(target.conversation.id);
+	if (primed?.length) receiveInbound(ctx, ws, target.conversation, primed.shift());
 	// The outcome is fixed now: dispatching into an inactive channel fails.
 	const outcome = channel && channel.is_active ? 'sent' : 'failed';
 	const delay = DISPATCH_DELAY_MIN_MS + Math.floor(Math.random() * DISPATCH_DELAY_SPREAD_MS);
@@ -208,6 +219,7 @@ module.exports = {
 	indexMessages,
 	bumpConversation,
 	receiveInbound,
+	replyOnNextSend,
 	checkIdempotency,
 	resolveSendTarget,
 	sendOutbound,

@@ -4,6 +4,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { admitDelivery } from './eventsInProcess';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
+import { routeChatReply } from './replyRouting';
 import { eventFilters, manualSigningSecret, usesManualRegistration } from './parameters';
 import { checkSignature, clockSkewWarning, hmacKeyOfSecret } from './signature';
 import type { SignedDelivery } from './signature';
@@ -23,7 +24,7 @@ export interface ServiceEvent extends IDataObject {
  * Answers the request ourselves: no execution starts. The text names the
  * failed check only, never the secret or the expected signature.
  */
-function refuse(context: IWebhookFunctions, status: 400 | 401 | 409, reason: string): IWebhookResponseData {
+function refuse(context: IWebhookFunctions, status: 400 | 401 | 409 | 503, reason: string): IWebhookResponseData {
 	const response = context.getResponseObject();
 	response.writeHead(status, { 'Content-Type': 'application/json' });
 	response.end(JSON.stringify({ error: reason }));
@@ -31,7 +32,7 @@ function refuse(context: IWebhookFunctions, status: 400 | 401 | 409, reason: str
 }
 
 /** 2xx without an execution: the sender stops retrying, nothing runs. */
-function skip(reason: 'duplicate' | 'not subscribed' | 'filtered'): IWebhookResponseData {
+function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'answered a waiting execution'): IWebhookResponseData {
 	return { webhookResponse: { received: true, executed: false, reason } };
 }
 
@@ -114,14 +115,25 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const event = parseEvent(delivery.rawBody);
 	if (!event) return refuse(context, 400, 'body is not a JSON event');
 
+	// checkSignature refuses deliveries without the id header, which is the
+	// event's id (docs/api-assumptions.md, "Webhook deliveries").
+	if (event.id !== delivery.id) return refuse(context, 400, 'event id does not match X-Service-Webhook-Id');
+
+	let routing;
+	try {
+		routing = await routeChatReply(context, event);
+	} catch (error) {
+		context.logger.warn(`Omnichannel Trigger "${context.getNode().name}" could not check whether a message answers a waiting execution: ${(error as Error).message}`);
+		routing = 'retryLater' as const;
+	}
+	if (routing === 'handedOver') return skip('answered a waiting execution');
+	if (routing === 'retryLater') return refuse(context, 503, 'a waiting execution cannot take this reply yet; retry later');
+
 	const subscription = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
 	if (!isSubscribed(subscription, event.type)) return skip('not subscribed');
 	if (!passesFilters(event.type, event.data, eventFilters(context))) return skip('filtered');
 
-	// checkSignature refuses deliveries without the id header, which is the
-	// event's id (docs/api-assumptions.md, "Webhook deliveries"); the
-	// execution's ledger check reads the body.
-	if (event.id !== delivery.id) return refuse(context, 400, 'event id does not match X-Service-Webhook-Id');
+	// The execution's ledger check reads the event id from the body.
 	const admission = admitDelivery(trigger, event.id);
 	if (admission === 'started') return skip('duplicate');
 	// Not a 2xx: should n8n fail to create that copy's execution, this one,

@@ -7,7 +7,7 @@ const { badRequest, orNotFound } = require('../errors');
 const { requireObject, requiredString, optionalString, optionalBoolean, isAbsent } = require('../validate');
 const { CHANNEL_TYPES, CONVERSATION_STATUSES } = require('../store');
 const { createContact } = require('../contacts');
-const { receiveInbound } = require('../messaging');
+const { receiveInbound, replyOnNextSend } = require('../messaging');
 const { bulkSeed, BULK_LIMITS } = require('../seed');
 const serialize = require('../serialize');
 
@@ -139,6 +139,16 @@ module.exports = (ctx) => {
 				const found = orNotFound(ctx.store.findConversation(requiredString(body, 'conversation_id')), 'conversation not found');
 				const text = requiredString(body, 'text', { max: TEXT_MAX });
 				return serialize.message(receiveInbound(ctx, found.ws, found.conversation, text));
+			},
+		},
+		{
+			method: 'POST',
+			url: '/replies-on-send',
+			handler: (req) => {
+				const body = bodyOf(req);
+				const found = orNotFound(ctx.store.findConversation(requiredString(body, 'conversation_id')), 'conversation not found');
+				replyOnNextSend(found.ws, found.conversation, requiredString(body, 'text', { max: TEXT_MAX }));
+				return { queued: true };
 			},
 		},
 		{

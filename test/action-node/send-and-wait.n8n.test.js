@@ -72,6 +72,7 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 			expect(output).toEqual({
 				timedOut: false,
 				respondedAt: expect.any(String),
+				waitedMs: expect.any(Number),
 				data: { approved: false },
 				messageId: message.id,
 				conversationId: conversation.id,

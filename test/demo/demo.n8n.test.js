@@ -69,6 +69,7 @@ describe('the demo command', () => {
 				[EXAMPLE_IDS.mcpServer]: true,
 				[EXAMPLE_IDS.pollTeamChat]: false,
 				[EXAMPLE_IDS.refundApproval]: false,
+				[EXAMPLE_IDS.orderNumber]: false,
 			});
 		},
 		TEST_TIMEOUT_MS,

@@ -307,4 +307,37 @@ describe('examples/ in the demo environment', () => {
 		},
 		TEST_TIMEOUT_MS,
 	);
+	test(
+		'order number: the question, then the customer’s reply continues the run, which confirms with it; the reply starts no run of its own',
+		async () => {
+			const { n8n } = demo;
+			const workflowId = EXAMPLE_IDS.orderNumber;
+			const question = 'Hi! To look into it, please send us your order number';
+			const channels = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));
+			const conversation = (await client.listAll('/conversations')).find((c) => channels.has(c.channel_id));
+			const inConversation = async (prefix) =>
+				(await client.listAll('/messages', { conversation_id: conversation.id })).filter((m) => m.content.startsWith(prefix));
+			// The auto-reply would answer every message too.
+			await n8n.unpublishWorkflow(EXAMPLE_IDS.autoReply);
+			try {
+				await n8n.publishWorkflow(workflowId);
+				await waitFor(async () => (await client.listAll('/webhooks')).length >= 2, { what: 'the trigger’s webhook', timeoutMs: 60_000 });
+				await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'Where is my parcel?' });
+				await waitFor(async () => (await inConversation(question)).length === 1, { what: 'the question', timeoutMs: 60_000 });
+				await client.control('POST', '/inbound', { conversation_id: conversation.id, text: ' A-1042 ' });
+				const [confirmation] = await waitFor(async () => {
+					const found = await inConversation('Thanks! We are looking into order');
+					return found.length > 0 ? found : undefined;
+				}, { what: 'the confirmation', timeoutMs: 60_000 });
+				expect(confirmation.content).toBe('Thanks! We are looking into order A-1042 and will get back to you shortly.');
+				await sleep(QUIET_PERIOD_MS);
+				expect(await inConversation(question)).toHaveLength(1);
+				expect((await n8n.listExecutions({ workflowId })).map((e) => e.status)).toEqual(['success']);
+			} finally {
+				await n8n.unpublishWorkflow(workflowId).catch(() => {});
+				await n8n.publishWorkflow(EXAMPLE_IDS.autoReply);
+			}
+		},
+		TEST_TIMEOUT_MS,
+	);
 });

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { conversationLocator } from '../../shared/resourceLocators';
 import { sendOptionsCollection } from '../helpers/descriptions';
+import { simplifyProperty } from '../helpers/simplify';
 
 /** The whole text, links included (the API's limit, in code points: docs/api-assumptions.md, "Messages"). */
 export const MAX_TEXT_LENGTH = 4000;
@@ -102,7 +103,26 @@ export const sendAndWaitProperties: INodeProperties[] = [
 			{ name: 'Approval', value: 'approval', description: 'One link to approve, or two to approve or decline' },
 			{ name: 'Free Text', value: 'freeText', description: 'A page with a text box' },
 			{ name: 'Custom Form', value: 'customForm', description: 'A page with the fields defined below' },
+			{
+				name: 'Reply in Chat',
+				value: 'chatReply',
+				description: 'The next message in the conversation is the answer. Needs the Omnichannel Trigger that started the workflow.',
+			},
 		],
+	},
+	{
+		displayName: 'Reply From',
+		name: 'replyFrom',
+		type: 'options',
+		default: 'customer',
+		description:
+			"Whose message in the conversation counts as the answer. Messages n8n sends through this package never count. For approvals, used when they can be answered in the chat.",
+		options: [
+			{ name: 'Customer', value: 'customer', description: "The conversation's customer" },
+			{ name: 'Agent', value: 'agent', description: 'A user of the workspace, writing in the conversation' },
+			{ name: 'Either', value: 'either', description: 'The customer or an agent, whoever writes first' },
+		],
+		displayOptions: { show: { responseType: ['chatReply', 'approval'] } },
 	},
 	{
 		displayName: 'Approval Options',
@@ -118,13 +138,16 @@ export const sendAndWaitProperties: INodeProperties[] = [
 				name: 'values',
 				values: [
 					{
-						displayName: 'Type of Approval',
-						name: 'approvalType',
+						displayName: 'Answer In',
+						name: 'answerIn',
 						type: 'options',
-						default: 'double',
+						default: 'links',
+						description:
+							'Where the answer can be given. Answers in the chat need the Omnichannel Trigger that started the workflow; the first answer wins, by link or by reply.',
 						options: [
-							{ name: 'Approve Only', value: 'single' },
-							{ name: 'Approve and Decline', value: 'double' },
+							{ name: 'Links', value: 'links', description: 'Links in the message open a page with the buttons' },
+							{ name: 'Chat Reply', value: 'chat', description: 'A reply with the approve or decline word' },
+							{ name: 'Links or Chat Reply', value: 'both', description: 'Whichever comes first' },
 						],
 					},
 					{
@@ -134,11 +157,48 @@ export const sendAndWaitProperties: INodeProperties[] = [
 						default: 'Approve',
 					},
 					{
+						displayName: 'Approve Word',
+						name: 'approveWord',
+						type: 'string',
+						default: 'YES',
+						description:
+							'The reply that approves. Matched without regard to case, accents, punctuation and surrounding spaces.',
+						displayOptions: { show: { answerIn: ['chat', 'both'] } },
+					},
+					{
 						displayName: 'Decline Button Label',
 						name: 'declineLabel',
 						type: 'string',
 						default: 'Decline',
 						displayOptions: { show: { approvalType: ['double'] } },
+					},
+					{
+						displayName: 'Decline Word',
+						name: 'declineWord',
+						type: 'string',
+						default: 'NO',
+						description: 'The reply that declines, matched the same way',
+						displayOptions: { show: { answerIn: ['chat', 'both'], approvalType: ['double'] } },
+					},
+					{
+						displayName: 'Re-Prompts',
+						name: 'reprompts',
+						type: 'number',
+						default: 2,
+						typeOptions: { minValue: 0, maxValue: 10 },
+						description:
+							'How many replies that are neither word get a short reminder of the words. Such replies never decide.',
+						displayOptions: { show: { answerIn: ['chat', 'both'] } },
+					},
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'double',
+						options: [
+							{ name: 'Approve Only', value: 'single' },
+							{ name: 'Approve and Decline', value: 'double' },
+						],
 					},
 				],
 			},
@@ -199,5 +259,10 @@ export const sendAndWaitProperties: INodeProperties[] = [
 			},
 		],
 	},
+	...simplifyProperty('message').map((property) => ({
+		...property,
+		description: `For answers in the chat: ${property.description?.charAt(0).toLowerCase()}${property.description?.slice(1)}`,
+		displayOptions: { show: { ...property.displayOptions?.show, responseType: ['chatReply', 'approval'] } },
+	})),
 	sendOptionsCollection(pageOptions),
 ];

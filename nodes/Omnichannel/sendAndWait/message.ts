@@ -8,6 +8,7 @@ export interface ResponseLink {
 
 /** The query parameters of each link; n8n signs them together with the path. */
 export function linkParameters(request: ResponseRequest): Array<{ label: string; parameters: Record<string, string> }> {
+	if (!request.links) return [];
 	const wait = { w: request.waitId };
 	if (request.responseType !== 'approval') {
 		const label = request.responseType === 'freeText' ? 'Answer here' : 'Fill in the form';
@@ -18,18 +19,29 @@ export function linkParameters(request: ResponseRequest): Array<{ label: string;
 	return links;
 }
 
+/** The last line of an approval answered in the chat: the words that count. */
+export function chatInstruction(request: ResponseRequest): string | undefined {
+	const chat = request.chat;
+	if (request.responseType !== 'approval' || !chat?.approveWord) return undefined;
+	return chat.declineWord
+		? `Reply ${chat.approveWord} to approve or ${chat.declineWord} to decline.`
+		: `Reply ${chat.approveWord} to approve.`;
+}
+
 /**
- * The text sent: the question, a blank line, then one line per link. The API
+ * The text sent: the question, a blank line, one line per link, then the
+ * words that count when the approval can be answered in the chat. The API
  * sends plain text on every channel (no buttons or markup), so each link is a
  * bare URL after its label, which chat apps and mail clients turn into a
  * tappable link; a line of its own keeps it from running into the text.
  */
-export function messageText(question: string, links: ResponseLink[]): string {
+export function messageText(question: string, links: ResponseLink[], instruction?: string): string {
 	const lines = links.map((link) => `${link.label}: ${link.url}`);
-	return `${question.trimEnd()}\n\n${lines.join('\n')}`;
+	if (instruction) lines.push(instruction);
+	return lines.length > 0 ? `${question.trimEnd()}\n\n${lines.join('\n')}` : question.trimEnd();
 }
 
 /** Characters the links take in the message, counted as the API counts (code points). */
-export function linksLength(question: string, links: ResponseLink[]): number {
-	return Array.from(messageText(question, links)).length - Array.from(question.trimEnd()).length;
+export function linksLength(question: string, links: ResponseLink[], instruction?: string): number {
+	return Array.from(messageText(question, links, instruction)).length - Array.from(question.trimEnd()).length;
 }

@@ -1,11 +1,17 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { normaliseAnswer } from '../../shared/chatWait';
+import type { ReplyParty } from '../../shared/chatWait';
 import type { ItemValidator } from '../helpers/validation';
 import { FIELD_TYPES, RESPONSE_TYPES } from './request';
-import type { FormField, ResponseRequest, ResponseType } from './request';
+import type { ChatAnswer, FormField, ResponseRequest, ResponseType } from './request';
 
 const MAX_LABEL_LENGTH = 100;
 const MAX_FIELDS = 50;
+const MAX_WORD_LENGTH = 50;
+const MAX_REPROMPTS = 10;
+const PARTIES: readonly ReplyParty[] = ['customer', 'agent', 'either'];
+const ANSWER_IN = ['links', 'chat', 'both'] as const;
 
 export const DEFAULT_TITLE = 'Your answer is requested';
 export const DEFAULT_BUTTON_LABEL = 'Send';
@@ -53,6 +59,40 @@ function readFields(validator: ItemValidator, entries: IDataObject[]): FormField
 	});
 }
 
+function word(validator: ItemValidator, field: string, value: unknown, fallback: string): string {
+	const text = typeof value === 'string' ? value.trim() : value === undefined ? fallback : value;
+	const checked = validator.text(field, text, 1, MAX_WORD_LENGTH);
+	if (normaliseAnswer(checked) === '') {
+		validator.fail(field, `"${checked}" has no letters or digits`, 'Use a word such as YES or NO: replies are compared without punctuation.');
+	}
+	return checked;
+}
+
+/** How a chat reply answers: who may reply and, for an approval, the words. */
+function readChatAnswer(context: IExecuteFunctions, validator: ItemValidator, approval?: IDataObject, double = false): ChatAnswer {
+	const { itemIndex } = validator;
+	const chat: ChatAnswer = {
+		party: validator.oneOf('Reply From', context.getNodeParameter('replyFrom', itemIndex, 'customer'), PARTIES),
+		reprompts: 0,
+		simplify: context.getNodeParameter('simplify', itemIndex, false) === true,
+	};
+	if (approval) {
+		chat.approveWord = word(validator, 'Approve Word', approval.approveWord, 'YES');
+		if (double) {
+			chat.declineWord = word(validator, 'Decline Word', approval.declineWord, 'NO');
+			if (normaliseAnswer(chat.declineWord) === normaliseAnswer(chat.approveWord)) {
+				validator.fail(
+					'Decline Word',
+					`it reads the same as the Approve Word ("${chat.approveWord}")`,
+					'Choose two different words: a reply must say one or the other.',
+				);
+			}
+		}
+		chat.reprompts = validator.number('Re-Prompts', approval.reprompts ?? 2, 0, MAX_REPROMPTS);
+	}
+	return chat;
+}
+
 /** Reads and checks what the person is asked (no request is made). */
 export function readResponseRequest(
 	context: IExecuteFunctions,
@@ -72,14 +112,18 @@ export function readResponseRequest(
 		title: label(validator, 'Page Title', base.options.pageTitle, DEFAULT_TITLE),
 		buttonLabel: label(validator, 'Button Label', base.options.buttonLabel, DEFAULT_BUTTON_LABEL),
 		approveLabel: 'Approve',
+		links: responseType !== 'chatReply',
 	};
 	if (responseType === 'approval') {
 		const approval = context.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
+		const double = (approval.approvalType ?? 'double') === 'double';
 		request.approveLabel = label(validator, 'Approve Button Label', approval.approveLabel, 'Approve');
-		if ((approval.approvalType ?? 'double') === 'double') {
-			request.declineLabel = label(validator, 'Decline Button Label', approval.declineLabel, 'Decline');
-		}
+		if (double) request.declineLabel = label(validator, 'Decline Button Label', approval.declineLabel, 'Decline');
+		const answerIn = validator.oneOf('Answer In', approval.answerIn ?? 'links', ANSWER_IN);
+		request.links = answerIn !== 'chat';
+		if (answerIn !== 'links') request.chat = readChatAnswer(context, validator, approval, double);
 	}
+	if (responseType === 'chatReply') request.chat = readChatAnswer(context, validator);
 	if (responseType === 'customForm') {
 		const entries = context.getNodeParameter('formFields.values', itemIndex, []) as IDataObject[];
 		request.fields = readFields(validator, Array.isArray(entries) ? entries : []);

@@ -1,7 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
-export type ResponseType = 'approval' | 'freeText' | 'customForm';
-export const RESPONSE_TYPES: readonly ResponseType[] = ['approval', 'freeText', 'customForm'];
+import type { ReplyParty } from '../../shared/chatWait';
+
+export type ResponseType = 'approval' | 'freeText' | 'customForm' | 'chatReply';
+export const RESPONSE_TYPES: readonly ResponseType[] = ['approval', 'freeText', 'customForm', 'chatReply'];
+
+/** How an answer in the chat is read (Reply in Chat, or an approval that can be answered by reply). */
+export interface ChatAnswer {
+	party: ReplyParty;
+	/** Approvals: the words as the user wrote them, shown in the message and the re-prompts. */
+	approveWord?: string;
+	declineWord?: string;
+	/** Approvals: replies that are neither word and get a reminder. */
+	reprompts: number;
+	simplify: boolean;
+}
 
 export type FieldType = 'text' | 'textarea' | 'number' | 'email' | 'dropdown';
 export const FIELD_TYPES: readonly FieldType[] = ['text', 'textarea', 'number', 'email', 'dropdown'];
@@ -35,17 +48,30 @@ export interface ResponseRequest {
 	fields?: FormField[];
 	/** When the wait ends without an answer (ISO 8601); absent when it has no limit. */
 	expiresAt?: string;
+	/** Whether the message has links (pages) and whether a chat reply answers. */
+	links: boolean;
+	chat?: ChatAnswer;
 }
 
-/** The output item of an answer. */
-export function answerOutput(pending: PendingJson, data: IDataObject, respondedAt: Date): IDataObject {
-	return {
+/** The output item of an answer; a chat answer adds the reply, a Message as Get Many outputs it. */
+export function answerOutput(pending: PendingJson, data: IDataObject, respondedAt: Date, reply?: IDataObject): IDataObject {
+	const output: IDataObject = {
 		timedOut: false,
 		respondedAt: respondedAt.toISOString(),
 		data,
 		messageId: pending.messageId,
 		conversationId: pending.conversationId,
 	};
+	if (pending.sentAt) {
+		output.waitedMs = Math.max(0, respondedAt.getTime() - Date.parse(pending.sentAt));
+	}
+	if (reply) {
+		output.answeredIn = 'chat';
+		output.reply = reply;
+	} else if (pending.request.chat) {
+		output.answeredIn = 'link';
+	}
+	return output;
 }
 
 /**
@@ -59,11 +85,20 @@ export interface PendingJson extends IDataObject {
 	data: IDataObject;
 	messageId: string;
 	conversationId: string;
+	/** When the question was sent (ISO 8601). */
+	sentAt?: string;
 	request: ResponseRequest & IDataObject;
 }
 
-export function pendingJson(request: ResponseRequest, messageId: string, conversationId: string): PendingJson {
-	return { timedOut: true, data: {}, messageId, conversationId, request: request as ResponseRequest & IDataObject };
+export function pendingJson(request: ResponseRequest, messageId: string, conversationId: string, sentAt: Date): PendingJson {
+	return {
+		timedOut: true,
+		data: {},
+		messageId,
+		conversationId,
+		sentAt: sentAt.toISOString(),
+		request: request as ResponseRequest & IDataObject,
+	};
 }
 
 /** The pending item read back in a webhook call, or undefined when the waiting input is not one. */

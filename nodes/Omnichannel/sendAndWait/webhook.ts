@@ -10,6 +10,7 @@ import {
 	freeTextPage,
 	recordedPage,
 } from './pages';
+import { handOverOutcome } from './chat';
 import { answerOutput, asPending } from './request';
 import type { PendingJson } from './request';
 import { readSubmission } from './submission';
@@ -54,6 +55,24 @@ function resume(context: IWebhookFunctions, pending: PendingJson, data: IDataObj
 	return { noWebhookResponse: true, workflowData: [[{ json: answerOutput(pending, data, new Date()) }]] };
 }
 
+/**
+ * A chat reply handed over by the Omnichannel Trigger. The trigger reads the
+ * answer: `resumed: true` comes only with the resume, which n8n sends after
+ * it has resumed the execution, so a hand-over that lost to another answer
+ * never hears it.
+ */
+async function handOver(context: IWebhookFunctions, pending: PendingJson): Promise<IWebhookResponseData> {
+	const outcome = await handOverOutcome(context, pending);
+	if (!outcome.resume) {
+		context.getResponseObject().status(200).json({ resumed: false, reason: outcome.reason });
+		return { noWebhookResponse: true };
+	}
+	return {
+		webhookResponse: { resumed: true, waitId: pending.request.waitId },
+		workflowData: [[{ json: answerOutput(pending, outcome.data, new Date(), outcome.reply) }]],
+	};
+}
+
 function single(value: unknown): unknown {
 	return Array.isArray(value) ? value[0] : value;
 }
@@ -74,6 +93,10 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			return reply(this, 410, expiredPage(request.expiresAt));
 		}
 		const isPost = this.getRequestObject().method === 'POST';
+		if (single(query.via) === 'chat') {
+			if (!isPost) return reply(this, 405, answeredPage());
+			return await handOver(this, pending);
+		}
 
 		if (request.responseType === 'approval') {
 			const choice = single(query.approved);

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
+import { chatWaitKey } from '../chatWait';
 import type { OmnichannelContext } from './types';
 
 export const CREDENTIAL_TYPE = 'omnichannelApi';
@@ -83,4 +84,11 @@ export async function contextCredentials(context: OmnichannelContext, itemIndex?
 	const checked = checkCredentials(context.getNode(), data, itemIndex);
 	checkedByContext.set(context, checked);
 	return checked;
+}
+
+/** The key that seals and signs chat waits (shared/chatWait.ts), derived from the credential's API key. */
+export async function credentialChatWaitKey(context: OmnichannelContext): Promise<Buffer> {
+	const data = (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
+	checkCredentials(context.getNode(), data);
+	return chatWaitKey(String(data.apiKey));
 }

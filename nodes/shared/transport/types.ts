@@ -1,12 +1,20 @@
-import type { IDataObject, IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 /**
  * Every n8n context that calls the API: the action node's run, a list search
- * in the editor, the webhook trigger's registration hooks, and a poll. Each
+ * in the editor, the webhook trigger's registration hooks, a poll, and a
+ * webhook call (a chat reply handed to a waiting Send and Wait). Each
  * offers what the transport uses (getNode, getCredentials,
  * helpers.httpRequestWithAuthentication).
  */
-export type OmnichannelContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IPollFunctions;
+export type OmnichannelContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IPollFunctions | IWebhookFunctions;
 
 export interface ApiRequestOptions {
 	qs?: IDataObject;

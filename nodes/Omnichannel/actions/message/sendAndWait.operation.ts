@@ -5,7 +5,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readSendFields, sendCall } from '../../helpers/send';
 import { ItemValidator } from '../../helpers/validation';
 import { readWaitLimit, WAIT_INDEFINITELY } from '../../sendAndWait/limit';
-import { linkParameters, linksLength, messageText } from '../../sendAndWait/message';
+import { carrierFor, checkChatRoute } from '../../sendAndWait/chat';
+import { chatInstruction, linkParameters, linksLength, messageText } from '../../sendAndWait/message';
 import type { ResponseLink } from '../../sendAndWait/message';
 import { readResponseRequest } from '../../sendAndWait/parameters';
 import { pendingJson } from '../../sendAndWait/request';
@@ -73,14 +74,25 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 		options,
 		expiresAt: waitTill,
 	});
+	if (request.chat) {
+		checkChatRoute(this, itemIndex);
+		if (options.clientRequestId) {
+			validator.fail(
+				'Client Request ID',
+				'it cannot be set when the answer may come in the chat',
+				"Remove it: the question's Client Request ID carries the wait, so that the Omnichannel Trigger can hand the reply to this execution.",
+			);
+		}
+	}
 	const links: ResponseLink[] = linkParameters(request).map(({ label, parameters }) => ({
 		label,
 		url: this.getSignedResumeUrl(parameters),
 	}));
-	const text = messageText(question, links);
+	const instruction = chatInstruction(request);
+	const text = messageText(question, links, instruction);
 	const length = Array.from(text).length;
 	if (length > MAX_TEXT_LENGTH) {
-		const room = MAX_TEXT_LENGTH - linksLength(question, links);
+		const room = MAX_TEXT_LENGTH - linksLength(question, links, instruction);
 		validator.fail(
 			'Message',
 			`with its links the message has ${length} characters; the most allowed is ${MAX_TEXT_LENGTH}`,
@@ -88,10 +100,12 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 			`text of 1 to ${room} characters`,
 		);
 	}
+	if (request.chat) fields.client_request_id = await carrierFor(this, itemIndex, request, waitTill);
 	const send = sendCall(this, itemIndex, run, '/messages/text', { body: { ...fields, text } });
 	return async () => {
+		const sentAt = new Date();
 		const message = (await send()) as IDataObject;
-		const pending = pendingJson(request, String(message.id ?? ''), fields.conversation_id);
+		const pending = pendingJson(request, String(message.id ?? ''), fields.conversation_id, sentAt);
 		leavePendingItem(this, pending, itemIndex);
 		requireSignature(this);
 		await this.putExecutionToWait(waitTill ?? WAIT_INDEFINITELY);

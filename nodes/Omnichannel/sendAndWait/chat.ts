@@ -1,0 +1,154 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import {
+	answerOf,
+	chatResumeParameters,
+	chatResumeUrl,
+	HAND_OVER_SIGNATURE_HEADER,
+	handOverSignatureValid,
+	MAX_CLIENT_REQUEST_ID,
+	repromptKey,
+	sealCarrier,
+	wordHash,
+	workflowTag,
+} from '../../shared/chatWait';
+import type { ChatWait, HandOver } from '../../shared/chatWait';
+import { simplifyRecord } from '../../shared/simplifiedRecords';
+import { apiRequest, credentialChatWaitKey } from '../../shared/transport';
+import type { PendingJson, ResponseRequest } from './request';
+
+const TRIGGER_TYPE_SUFFIX = '.omnichannelTrigger';
+
+/**
+ * Replies reach a waiting execution through the Omnichannel Trigger that
+ * started the workflow (shared/chatWait.ts), so it must be upstream, enabled,
+ * subscribed to new messages and, for replies to arrive, published. Checked
+ * before anything is sent.
+ */
+export function checkChatRoute(context: IExecuteFunctions, itemIndex: number): void {
+	const fail = (message: string, description: string) => {
+		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+	};
+	const triggers = context
+		.getParentNodes(context.getNode().name, { includeNodeParameters: true })
+		.filter((node) => node.type.endsWith(TRIGGER_TYPE_SUFFIX) && !node.disabled);
+	if (triggers.length === 0) {
+		fail(
+			'Answers in the chat need an Omnichannel Trigger at the start of this workflow',
+			'Replies reach the waiting execution through the Omnichannel Trigger that started it. Start the workflow with an Omnichannel Trigger (Trigger On: Message Created), or let the answer be given by link (Response Type: Approval with Answer In: Links, Free Text or Custom Form).',
+		);
+	}
+	const listens = triggers.some((node) => {
+		const events = (node.parameters as IDataObject | undefined)?.events;
+		return !Array.isArray(events) || (events as unknown[]).some((event) => event === 'message.created' || event === '*');
+	});
+	if (!listens) {
+		fail(
+			'The Omnichannel Trigger of this workflow does not receive new messages',
+			"Add 'Message Created' to the trigger's Trigger On: replies in the chat reach the waiting execution through it.",
+		);
+	}
+	if (context.getMode() === 'manual' && !context.getWorkflow().active) {
+		fail(
+			'Publish the workflow to wait for an answer in the chat',
+			'Replies reach the waiting execution through the Omnichannel Trigger of the published workflow; in a manual run of an unpublished workflow nothing would deliver them.',
+		);
+	}
+}
+
+/**
+ * The client_request_id of the question: the sealed wait. It replaces the
+ * default key and is as stable: the same wait of the same execution gives the
+ * same carrier, so a retried send is still sent once.
+ */
+export async function carrierFor(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: ResponseRequest,
+	expiresAt: Date | undefined,
+): Promise<string> {
+	const url = new URL(context.getSignedResumeUrl(chatResumeParameters(request.waitId)));
+	const wait: ChatWait = {
+		path: url.pathname,
+		waitId: request.waitId,
+		signature: url.searchParams.get('signature') ?? '',
+		party: request.chat?.party ?? 'customer',
+		workflow: workflowTag(context.getWorkflow().id),
+	};
+	if (request.chat?.approveWord) wait.approve = wordHash(request.chat.approveWord);
+	if (request.chat?.declineWord) wait.decline = wordHash(request.chat.declineWord);
+	if (expiresAt) wait.expiresAt = expiresAt.getTime();
+	// The trigger rebuilds the URL from these parts: they must give n8n's URL exactly.
+	if (chatResumeUrl(url.origin, wait) !== url.toString()) {
+		throw new NodeOperationError(context.getNode(), 'n8n gave a resume URL of an unexpected form', {
+			itemIndex,
+			description: 'Answers in the chat cannot be routed with this n8n version. Let the answer be given by link.',
+		});
+	}
+	const carrier = sealCarrier(await credentialChatWaitKey(context), wait);
+	if (carrier.length > MAX_CLIENT_REQUEST_ID) {
+		throw new NodeOperationError(context.getNode(), "n8n's resume URL is too long to wait for an answer in the chat", {
+			itemIndex,
+			description: `The wait travels in the question's Client Request ID, at most ${MAX_CLIENT_REQUEST_ID} characters; n8n's path for waiting executions (${url.pathname}) leaves too little room. Shorten N8N_ENDPOINT_WEBHOOK_WAIT or let the answer be given by link.`,
+		});
+	}
+	return carrier;
+}
+
+/** The reminder of the words, for a reply that was neither. */
+function repromptText(request: ResponseRequest): string {
+	const chat = request.chat;
+	return chat?.declineWord
+		? `Please reply ${chat.approveWord} to approve or ${chat.declineWord} to decline.`
+		: `Please reply ${chat?.approveWord} to approve.`;
+}
+
+export type ChatOutcome =
+	| { resume: true; data: IDataObject; reply: IDataObject }
+	| { resume: false; reason: string };
+
+/**
+ * A reply handed over by the trigger. The trigger checked that the replies
+ * follow this wait's question and come from its party; the last one is the
+ * reply that was delivered. A free reply answers with the first. An approval
+ * answers with the first reply that is one of the words; a reply that is
+ * neither gets a reminder, at most `reprompts` times, and never decides.
+ */
+export async function handOverOutcome(context: IWebhookFunctions, pending: PendingJson): Promise<ChatOutcome> {
+	const { request } = pending;
+	const raw = (context.getRequestObject() as { rawBody?: Buffer }).rawBody;
+	const body = Buffer.isBuffer(raw) ? raw.toString('utf8') : JSON.stringify(context.getBodyData());
+	const key = await credentialChatWaitKey(context);
+	if (!request.chat || !handOverSignatureValid(key, body, context.getHeaderData()[HAND_OVER_SIGNATURE_HEADER])) {
+		return { resume: false, reason: 'not a hand-over of this wait' };
+	}
+	const handOver = JSON.parse(body) as HandOver;
+	if (handOver.questionId !== pending.messageId || !Array.isArray(handOver.replies) || handOver.replies.length === 0) {
+		return { resume: false, reason: 'replies to another question' };
+	}
+	const output = (reply: IDataObject) => (request.chat?.simplify ? simplifyRecord(reply, 'message') : reply);
+	if (request.responseType === 'chatReply') {
+		const reply = handOver.replies[0];
+		return { resume: true, data: { text: String(reply.content ?? '') }, reply: output(reply) };
+	}
+	const words = { approve: wordHash(request.chat.approveWord ?? ''), decline: request.chat.declineWord ? wordHash(request.chat.declineWord) : undefined };
+	let unclear = 0;
+	for (const reply of handOver.replies) {
+		const answer = answerOf(words, reply.content);
+		if (answer) return { resume: true, data: { approved: answer === 'approve' }, reply: output(reply) };
+		unclear++;
+	}
+	const latest = handOver.replies[handOver.replies.length - 1];
+	if (unclear > request.chat.reprompts) return { resume: false, reason: 'neither word; no reminders left' };
+	await apiRequest.call(context, 'POST', '/messages/text', {
+		body: {
+			conversation_id: pending.conversationId,
+			client_request_id: repromptKey(request.waitId, String(latest.id)),
+			text: repromptText(request),
+			reply_to_message_id: String(latest.id),
+		},
+		idempotent: true,
+	});
+	return { resume: false, reason: 'neither word; reminded' };
+}
