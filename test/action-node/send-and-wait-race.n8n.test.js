@@ -67,6 +67,13 @@ describe('Send and Wait: answers sent at the same moment (regular mode)', () => 
 		const outputs = await askOutputs(ctx.n8n.api, executionId);
 		expect(outputs).toHaveLength(1);
 		expect(outputs[0].data).toEqual(output.data);
+		// The node leaves the recorded page's Content-Type to n8n (Express labels a string text/html).
+		const thanked = responses.find((response) => seen(response) === 'recorded');
+		if (thanked) {
+			expect(thanked.headers.get('content-type')).toBe('text/html; charset=utf-8');
+			expect(thanked.headers.get('cache-control')).toBe('no-store');
+			console.log(`send and wait race: the recorded page's Content-Security-Policy: ${thanked.headers.get('content-security-policy')}`);
+		}
 		return { outcomes, used: outputs[0].data };
 	}
 
