@@ -215,8 +215,12 @@ describe('an n8n without the APIs the operation needs', () => {
 
 /** A stand-in for n8n's webhook context: the request, a recorded response, and the pending item as $json. */
 function callWebhook(pending: IDataObject | undefined, request: { method: string; query: IDataObject; body?: IDataObject }) {
-	const response = { status: 0, headers: {} as Record<string, string>, body: '' };
+	const response = { status: 0, headers: {} as Record<string, string>, body: '' as unknown };
 	const res = {
+		headersSent: false,
+		get statusCode() {
+			return response.status;
+		},
 		status(code: number) {
 			response.status = code;
 			return res;
@@ -226,6 +230,14 @@ function callWebhook(pending: IDataObject | undefined, request: { method: string
 		},
 		end(body: string) {
 			response.body = body;
+			res.headersSent = true;
+		},
+		/** As Express: n8n's error answers go out this way. */
+		json(body: unknown) {
+			response.headers['content-type'] ??= 'application/json; charset=utf-8';
+			response.body = body;
+			res.headersSent = true;
+			return res;
 		},
 	};
 	const context = {
@@ -239,6 +251,7 @@ function callWebhook(pending: IDataObject | undefined, request: { method: string
 		getResponseObject: () => res,
 	} as unknown as IWebhookFunctions;
 	return {
+		res,
 		response,
 		result: nodeType.webhook!.call(context) as Promise<IWebhookResponseData>,
 	};
@@ -269,14 +282,36 @@ describe('the pages (webhook)', () => {
 		expect(response.body).not.toMatch(/<script/i);
 	});
 
-	test('submitting it resumes with the answer', async () => {
+	test('submitting it resumes with the answer; the recorded page is left to n8n, which sends it only if the answer was used', async () => {
 		const { response, result } = callWebhook(approval, { method: 'POST', query: { w: 'w1', approved: 'true' } });
 		const resumed = await result;
 		expect(resumed.workflowData).toEqual([
 			[{ json: { timedOut: false, respondedAt: expect.any(String), data: { approved: true }, messageId: 'msg_1', conversationId: 'conv_1' } }],
 		]);
-		expect(response.status).toBe(200);
-		expect(response.body).toContain('Your answer: <strong>Approve</strong>');
+		expect(resumed.noWebhookResponse).toBeUndefined();
+		expect(resumed.webhookResponse).toContain('Your answer: <strong>Approve</strong>');
+		expect(response.body).toBe('');
+		// A Content-Type set here would also label n8n's JSON answer if this answer lost.
+		expect(response.headers['content-type']).toBeUndefined();
+		expect(response.headers['cache-control']).toBe('no-store');
+	});
+
+	test("an answer n8n could not use gets the 'not recorded' page instead of n8n's JSON error", async () => {
+		const { res, response, result } = callWebhook(approval, { method: 'POST', query: { w: 'w1', approved: 'false' } });
+		await result;
+		// What n8n does when another answer continued the execution a moment earlier.
+		res.status(500).json({ code: 0, message: 'There was a problem executing the workflow' });
+		expect(response.status).toBe(409);
+		expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+		expect(response.body).toContain('Your answer was not recorded');
+		expect(response.body).not.toContain('Thank you');
+	});
+
+	test('a JSON body with a success status goes out as it is', async () => {
+		const { res, response, result } = callWebhook(approval, { method: 'POST', query: { w: 'w1', approved: 'true' } });
+		await result;
+		res.status(200).json({ ok: true });
+		expect(response.body).toEqual({ ok: true });
 	});
 
 	test("a link of another wait, or a decline link where there is none, answers 'already answered' and resumes nothing", async () => {

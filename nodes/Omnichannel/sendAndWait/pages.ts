@@ -98,6 +98,19 @@ export function answeredPage(): string {
 	});
 }
 
+/**
+ * For an answer n8n did not continue the execution with: most often another
+ * answer was used a moment earlier, but n8n gives the node no way to tell
+ * that from a failure of its own, so the page names both.
+ */
+export function notRecordedPage(): string {
+	return renderPage({
+		title: 'Your answer was not recorded',
+		status: { symbol: '!', tone: 'warn' },
+		body: '<p>This request had already been answered at the same moment, or n8n could not take your answer.</p>\n<p class="muted">Open the link again to see whether it still needs an answer.</p>',
+	});
+}
+
 export function expiredPage(expiresAt: string): string {
 	return renderPage({
 		title: 'This link has expired',

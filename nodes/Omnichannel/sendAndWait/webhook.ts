@@ -8,6 +8,7 @@ import {
 	formPage,
 	FREE_TEXT_NAME,
 	freeTextPage,
+	notRecordedPage,
 	recordedPage,
 } from './pages';
 import { handOverOutcome } from './chat';
@@ -31,28 +32,71 @@ export const sendAndWaitWebhooks = (['GET', 'POST'] as const).map((httpMethod) =
 	isFullPath: true,
 }));
 
-/** Pages are private answers: never cached, indexed, framed or given a referrer (the link is the key). */
-const PAGE_HEADERS: Record<string, string> = {
-	'Content-Type': 'text/html; charset=utf-8',
+/**
+ * Pages are private answers: never cached, indexed or given a referrer (the
+ * link is the key). These suit any body, so they can be set before n8n knows
+ * what it will send.
+ */
+const PRIVATE_HEADERS: Record<string, string> = {
 	'Cache-Control': 'no-store',
-	'Content-Security-Policy':
-		"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 	'Referrer-Policy': 'no-referrer',
 	'X-Content-Type-Options': 'nosniff',
 	'X-Robots-Tag': 'noindex, nofollow',
 };
 
-function reply(context: IWebhookFunctions, status: number, html: string): IWebhookResponseData {
-	const res = context.getResponseObject();
+/** Headers of a page this node writes itself; n8n's own answers get only PRIVATE_HEADERS. */
+const PAGE_HEADERS: Record<string, string> = {
+	'Content-Type': 'text/html; charset=utf-8',
+	'Content-Security-Policy':
+		"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+	...PRIVATE_HEADERS,
+};
+
+type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+function send(res: Response, status: number, html: string): void {
 	res.status(status);
 	for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
 	res.end(html);
+}
+
+function reply(context: IWebhookFunctions, status: number, html: string): IWebhookResponseData {
+	send(context.getResponseObject(), status, html);
 	return { noWebhookResponse: true };
 }
 
+/**
+ * When n8n cannot continue the execution with this answer, it answers the
+ * request after webhook() returned, with a JSON error through `res.json`
+ * (500 when another answer continued it a moment earlier; n8n does not tell
+ * that apart from other failures). The person gets a page instead, which says
+ * that their answer was not recorded and gives both reasons. The page of an
+ * answer that was used goes out as a string (`res.send`), never through
+ * `res.json`, and with a success status; only error statuses are replaced.
+ */
+function answerFailureWithPage(res: Response): void {
+	const json = res.json.bind(res);
+	res.json = ((body: unknown) => {
+		if (res.headersSent || res.statusCode < 400) return json(body);
+		send(res, 409, notRecordedPage());
+		return res;
+	}) as Response['json'];
+}
+
+/**
+ * Continues the execution with the answer. The "recorded" page is returned,
+ * not written: n8n sends it only after it has set the execution from waiting
+ * to running, which succeeds for one answer only, so of answers sent at the
+ * same moment only the one that was used is told it was recorded. Express
+ * labels the string text/html; a Content-Type set here would also label
+ * n8n's JSON error if this answer lost. n8n replaces the page's CSP with its
+ * own sandbox policy.
+ */
 function resume(context: IWebhookFunctions, pending: PendingJson, data: IDataObject, summary?: string): IWebhookResponseData {
-	reply(context, 200, recordedPage(summary));
-	return { noWebhookResponse: true, workflowData: [[{ json: answerOutput(pending, data, new Date()) }]] };
+	const res = context.getResponseObject();
+	for (const [name, value] of Object.entries(PRIVATE_HEADERS)) res.setHeader(name, value);
+	answerFailureWithPage(res);
+	return { webhookResponse: recordedPage(summary), workflowData: [[{ json: answerOutput(pending, data, new Date()) }]] };
 }
 
 /**
