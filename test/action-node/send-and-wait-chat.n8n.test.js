@@ -9,6 +9,7 @@
 // deliveries and a restart of n8n while waiting, the wait limit, and that
 // nothing is left registered at the service. Prints its counts.
 const { sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
+const { AFTER, chatWaitWorkflow, conversationReader, readerClient } = require('../support/n8n/chat-waits');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { visit, linksOf } = require('./send-and-wait-support');
 
@@ -18,7 +19,6 @@ const QUIET_PERIOD_MS = 3000;
 const SAME_MOMENT_RUNS = Number(process.env.CHAT_SAME_MOMENT_RUNS ?? 100);
 /** Conversations started at once in the same-moment test. */
 const SAME_MOMENT_BATCH = 10;
-const AFTER = 'after ';
 
 const FLOWS = {
 	reply: {
@@ -47,29 +47,6 @@ const FLOWS = {
 	},
 };
 
-function flowWorkflow(credential, { id, channel, question, parameters }) {
-	const nodes = [
-		w.omnichannelTrigger('Customer writes', credential, {
-			events: ['message.created'],
-			options: { directions: ['customer'], channelTypes: [channel], outputDataOnly: true },
-		}),
-		w.omnichannelNode('Ask', credential, {
-			resource: 'message',
-			operation: 'sendAndWait',
-			conversationId: w.byId('={{ $json.conversation_id }}'),
-			message: question,
-			...parameters,
-		}),
-		w.omnichannelNode('After', credential, {
-			resource: 'message',
-			operation: 'sendText',
-			conversationId: w.byId('={{ $json.conversationId }}'),
-			text: `={{ '${AFTER}' + JSON.stringify($json) }}`,
-		}),
-	];
-	return w.workflow({ id, name: `Chat ${channel}`, nodes, connections: w.chain('Customer writes', 'Ask', 'After') });
-}
-
 /** A manual run that asks for a chat reply with no trigger to deliver it. */
 function withoutTrigger(credential) {
 	const nodes = [
@@ -88,39 +65,23 @@ function withoutTrigger(credential) {
 describe('Send and Wait answered in the chat (regular mode)', () => {
 	let ctx;
 	let client;
+	let messages;
+	let startingWith;
+	let inbound;
+	let newConversation;
+	let afterOutputs;
+	let waitForMessage;
 	const counts = {};
 
-	const messages = async (conversationId) => await client.listAll('/messages', { conversation_id: conversationId });
-	const inbound = (conversationId, text) => client.control('POST', '/inbound', { conversation_id: conversationId, text });
-	const newConversation = async (channelType) => {
-		const channels = await client.listAll('/channels');
-		const channel = channels.find((c) => c.type === channelType && c.is_active);
-		return await client.control('POST', '/conversations', { channel_id: channel.id });
-	};
-	const startingWith = (list, prefix) => list.filter((m) => m.content.startsWith(prefix));
-	const afterOutputs = async (conversationId) =>
-		startingWith(await messages(conversationId), AFTER).map((m) => JSON.parse(m.content.slice(AFTER.length)));
-	const waitForMessage = (conversationId, prefix, count = 1, timeoutMs = 60_000) =>
-		waitFor(
-			async () => {
-				const found = startingWith(await messages(conversationId), prefix);
-				return found.length >= count ? found : undefined;
-			},
-			{ what: `${count} message(s) starting "${prefix}" in ${conversationId}`, timeoutMs, intervalMs: 200 },
-		);
 	const executions = async (workflowId) => await ctx.n8n.api.listExecutions({ workflowId });
 
 	beforeAll(async () => {
 		ctx = await openContext();
-		// The test reads with a key of its own: n8n's key keeps the API's rate for n8n.
-		const { key } = await ctx.client.control('POST', '/keys', {
-			mode: 'test',
-			scopes: ['conversations:read', 'messages:read', 'messages:write', 'channels:read', 'webhooks:read'],
-		});
-		client = sandboxClient(ctx.sandbox, key);
+		client = await readerClient(ctx.client, ctx.sandbox, sandboxClient);
+		({ messages, startingWith, inbound, newConversation, afterOutputs, waitForMessage } = conversationReader(client));
 		const { n8n, credential } = ctx;
 		await n8n.importCredentials([credential]);
-		await n8n.importWorkflows([...Object.values(FLOWS).map((flow) => flowWorkflow(credential, flow)), withoutTrigger(credential)]);
+		await n8n.importWorkflows([...Object.values(FLOWS).map((flow) => chatWaitWorkflow(credential, flow)), withoutTrigger(credential)]);
 		// The sender's retries, shortened: a reply that reaches n8n before its wait is saved is answered 503.
 		await client.control('PUT', '/faults', { retry_schedule_ms: [1000, 2000, 4000, 8000, 16000] });
 		await n8n.start();

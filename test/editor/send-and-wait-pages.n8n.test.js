@@ -80,6 +80,17 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 		expect(labels).toEqual(expect.arrayContaining(['Conversation', 'Message', 'Response Type', 'Approval Options']));
 		expect(await editor.parameterLabels()).toEqual(labels);
 		await screenshot(browser.page, 'send-and-wait-node');
+
+		// Reply in Chat: whose reply counts, and Simplify for the reply; no page options.
+		expect(await editor.openOptions('responseType')).toEqual(expected.optionNames(expected.action(), 'responseType'));
+		await editor.closeDropdown();
+		await editor.chooseOption('responseType', 'Reply in Chat');
+		const chatLabels = expected.shownParameterLabels(expected.action(), { resource: 'message', operation: 'sendAndWait', responseType: 'chatReply' });
+		expect(chatLabels).toEqual(expect.arrayContaining(['Reply From', 'Simplify']));
+		expect(chatLabels).not.toContain('Approval Options');
+		expect(await editor.parameterLabels()).toEqual(chatLabels);
+		expect(await editor.parameterText('replyFrom')).toBe('Customer');
+		await screenshot(browser.page, 'send-and-wait-chat-node');
 		await editor.closeNodeDetails();
 	});
 

@@ -10,13 +10,14 @@ const { signatureHeader } = require('../../../sandbox/webhooks/signing');
  * The event's body, fixed, and a function that signs it at a timestamp (now by
  * default): copies of one event share the body and id, each signed when sent.
  */
-function customerMessageEvent({ secret, eventId, appId, conversationId, content }) {
+function customerMessageEvent({ secret, eventId, appId, conversationId, content, message }) {
 	const body = JSON.stringify({
 		id: eventId,
 		type: 'message.created',
 		created_at: new Date().toISOString(),
 		app_id: appId,
-		data: { id: `msg_${crypto.randomBytes(10).toString('hex')}`, conversation_id: conversationId, content, from_customer: true },
+		// A message the sandbox stored, or one made up for the event.
+		data: message ?? { id: `msg_${crypto.randomBytes(10).toString('hex')}`, conversation_id: conversationId, content, from_customer: true },
 	});
 	return (timestamp = Math.floor(Date.now() / 1000)) => ({
 		body,

@@ -1,0 +1,78 @@
+'use strict';
+// Shared by the real-n8n files of Send and Wait answered in the chat (regular
+// and queue mode): a workflow that starts with an Omnichannel Trigger on
+// customer messages of one channel type, asks in the conversation, waits,
+// and sends "after <its input as JSON>"; and reading the conversation back.
+const { waitFor, workflows: w } = require('../../../harness');
+
+/** The prefix of what the node after the wait sends: its input, as JSON. */
+const AFTER = 'after ';
+
+/**
+ * @param {object} credential the API credential (import:credentials entry)
+ * @param {{ id: string, channel: string, question: string, parameters: object }} flow
+ * @param {{ trigger?: object, triggerExtra?: object }} [options] more trigger parameters and node settings
+ */
+function chatWaitWorkflow(credential, { id, channel, question, parameters }, { trigger = {}, triggerExtra = {} } = {}) {
+	const nodes = [
+		w.omnichannelTrigger(
+			'Customer writes',
+			credential,
+			{ events: ['message.created'], options: { directions: ['customer'], channelTypes: [channel], outputDataOnly: true }, ...trigger },
+			triggerExtra,
+		),
+		w.omnichannelNode('Ask', credential, {
+			resource: 'message',
+			operation: 'sendAndWait',
+			conversationId: w.byId('={{ $json.conversation_id }}'),
+			message: question,
+			...parameters,
+		}),
+		w.omnichannelNode('After', credential, {
+			resource: 'message',
+			operation: 'sendText',
+			conversationId: w.byId('={{ $json.conversationId }}'),
+			text: `={{ '${AFTER}' + JSON.stringify($json) }}`,
+		}),
+	];
+	return w.workflow({ id, name: `Chat ${id}`, nodes, connections: w.chain('Customer writes', 'Ask', 'After') });
+}
+
+/** Reading one conversation back through the sandbox's API (a client with a key of its own). */
+function conversationReader(client) {
+	const messages = async (conversationId) => await client.listAll('/messages', { conversation_id: conversationId });
+	const startingWith = (list, prefix) => list.filter((m) => m.content.startsWith(prefix));
+	const reader = {
+		messages,
+		startingWith,
+		inbound: (conversationId, text) => client.control('POST', '/inbound', { conversation_id: conversationId, text }),
+		async newConversation(channelType) {
+			const channels = await client.listAll('/channels');
+			const channel = channels.find((c) => c.type === channelType && c.is_active);
+			return await client.control('POST', '/conversations', { channel_id: channel.id });
+		},
+		async afterOutputs(conversationId) {
+			return startingWith(await messages(conversationId), AFTER).map((m) => JSON.parse(m.content.slice(AFTER.length)));
+		},
+		waitForMessage: (conversationId, prefix, count = 1, timeoutMs = 60_000) =>
+			waitFor(
+				async () => {
+					const found = startingWith(await messages(conversationId), prefix);
+					return found.length >= count ? found : undefined;
+				},
+				{ what: `${count} message(s) starting "${prefix}" in ${conversationId}`, timeoutMs, intervalMs: 200 },
+			),
+	};
+	return reader;
+}
+
+/** A sandbox client with a key of its own, so that the test's reads leave n8n's key its whole rate. */
+async function readerClient(client, sandbox, sandboxClient) {
+	const { key } = await client.control('POST', '/keys', {
+		mode: 'test',
+		scopes: ['conversations:read', 'messages:read', 'messages:write', 'channels:read', 'webhooks:read'],
+	});
+	return sandboxClient(sandbox, key);
+}
+
+module.exports = { AFTER, chatWaitWorkflow, conversationReader, readerClient };
