@@ -167,6 +167,15 @@ describe('checks before anything is sent', () => {
 			/^Invalid 'Amount': 0 is out of range \[item 0\]$/,
 		],
 		['an empty button label', { approvalOptions: { values: { approveLabel: ' ' } } }, /^Invalid 'Approve Button Label': it is empty \[item 0\]$/],
+		[
+			'approve and decline words that read the same',
+			{ approvalOptions: { values: { answerIn: 'chat', approveWord: 'Yes', declineWord: ' YES! ' } } },
+			/^Invalid 'Decline Word': it reads the same as the Approve Word \("Yes"\) \[item 0\]$/,
+		],
+		['an empty approve word', { approvalOptions: { values: { answerIn: 'both', approveWord: '  ' } } }, /^Invalid 'Approve Word': it is empty \[item 0\]$/],
+		['a word of punctuation only', { approvalOptions: { values: { answerIn: 'both', declineWord: '?!' } } }, /^Invalid 'Decline Word': "\?!" has no letters or digits \[item 0\]$/],
+		['too many reminders', { approvalOptions: { values: { answerIn: 'chat', reprompts: 11 } } }, /^Invalid 'Re-Prompts': 11 is out of range \[item 0\]$/],
+		['a chat reply with no Omnichannel Trigger to deliver it', { responseType: 'chatReply' }, /^Answers in the chat need an Omnichannel Trigger at the start of this workflow/],
 	];
 
 	test.each(cases)('%s', async (_name, extra, message) => {
