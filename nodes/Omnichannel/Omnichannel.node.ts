@@ -8,11 +8,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import * as channel from './actions/channel';
-import * as contact from './actions/contact';
-import * as conversation from './actions/conversation';
-import * as identity from './actions/identity';
-import * as message from './actions/message';
+import { resourceProperties } from './actions/index';
 import { router } from './actions/router';
 import * as listSearch from '../shared/listSearch';
 import { sendAndWaitWebhook, sendAndWaitWebhooks } from './sendAndWait/webhook';
@@ -35,25 +31,7 @@ export class Omnichannel implements INodeType {
 		// Served only while an execution waits in Message > Send and Wait for Response.
 		webhooks: sendAndWaitWebhooks,
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Channel', value: 'channel' },
-					{ name: 'Contact', value: 'contact' },
-					{ name: 'Conversation', value: 'conversation' },
-					{ name: 'Identity', value: 'identity' },
-					{ name: 'Message', value: 'message' },
-				],
-				default: 'message',
-			},
-			...channel.description,
-			...contact.description,
-			...conversation.description,
-			...identity.description,
-			...message.description,
+			...resourceProperties,
 			{
 				displayName: 'Request Options',
 				name: 'requestOptions',

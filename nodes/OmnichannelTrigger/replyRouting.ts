@@ -46,8 +46,9 @@ const handedOver = new BoundedMap<string, true>(10_000);
 
 export type Routing = 'handedOver' | 'retryLater';
 
-/** Whether a node of this workflow after the trigger waits for answers in the chat. */
+/** Whether a node of this workflow after the trigger waits for answers in the chat (n8n versions without getChildNodes have none). */
 function workflowWaitsInChat(context: IWebhookFunctions): boolean {
+	if (typeof context.getChildNodes !== 'function') return false;
 	return context.getChildNodes(context.getNode().name, { includeNodeParameters: true }).some((node) => {
 		const parameters = (node.parameters ?? {}) as IDataObject;
 		if (node.disabled || !node.type.endsWith('.omnichannel') || parameters.operation !== 'sendAndWait') return false;
@@ -140,8 +141,7 @@ const isRunning = (answer: HandOverAnswer) =>
  * deleted: n8n's lock lets one answer resume it), 'retryLater' when the
  * execution may still be starting its wait: the sender delivers again.
  */
-async function handOver(context: IWebhookFunctions, answer: Answer, question: IDataObject): Promise<Routing> {
-	const key = await credentialChatWaitKey(context);
+async function handOver(context: IWebhookFunctions, key: Buffer, answer: Answer, question: IDataObject): Promise<Routing> {
 	const body = JSON.stringify(answer.handOver);
 	const url = chatResumeUrl(n8nOrigin(context), answer.wait);
 	const questionAt = Date.parse(String(question.created_at ?? ''));
@@ -178,7 +178,16 @@ export async function routeChatReply(context: IWebhookFunctions, event: ServiceE
 	if (!onChannelTypes(message, eventFilters(context).channelTypes) || !workflowWaitsInChat(context)) return undefined;
 	const routed = `${context.getWorkflow().id ?? ''}|${event.id}`;
 	if (handedOver.get(routed)) return 'handedOver';
-	const key = await credentialChatWaitKey(context);
+	let key: Buffer;
+	try {
+		key = await credentialChatWaitKey(context);
+	} catch (error) {
+		// Manual registration without an API credential: the trigger cannot read the conversation.
+		context.logger.warn(
+			`Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''} cannot hand chat replies to waiting executions: ${(error as Error).message}. Give it the same Omnichannel API credential as the node that waits.`,
+		);
+		return undefined;
+	}
 	const page = await apiRequest.call(context, 'GET', '/messages', {
 		qs: { conversation_id: message.conversation_id, per_page: MESSAGES_READ },
 	});
@@ -186,7 +195,7 @@ export async function routeChatReply(context: IWebhookFunctions, event: ServiceE
 	const answer = answeredWait(key, workflowTag(context.getWorkflow().id), event, messages, Date.now());
 	if (!answer) return undefined;
 	const question = messages.find((one) => String(one.id) === answer.handOver.questionId) ?? {};
-	const routing = await handOver(context, answer, question);
+	const routing = await handOver(context, key, answer, question);
 	if (routing === 'handedOver') handedOver.set(routed, true);
 	return routing;
 }

@@ -261,7 +261,7 @@ export const sendAndWaitProperties: INodeProperties[] = [
 	},
 	...simplifyProperty('message').map((property) => ({
 		...property,
-		description: `For answers in the chat: ${property.description?.charAt(0).toLowerCase()}${property.description?.slice(1)}`,
+		description: `${property.description} It applies to the reply, when the answer comes in the chat.`,
 		displayOptions: { show: { ...property.displayOptions?.show, responseType: ['chatReply', 'approval'] } },
 	})),
 	sendOptionsCollection(pageOptions),

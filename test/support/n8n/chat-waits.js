@@ -3,7 +3,7 @@
 // and queue mode): a workflow that starts with an Omnichannel Trigger on
 // customer messages of one channel type, asks in the conversation, waits,
 // and sends "after <its input as JSON>"; and reading the conversation back.
-const { waitFor, workflows: w } = require('../../../harness');
+const { sleep, waitFor, workflows: w } = require('../../../harness');
 
 /** The prefix of what the node after the wait sends: its input, as JSON. */
 const AFTER = 'after ';
@@ -38,16 +38,31 @@ function chatWaitWorkflow(credential, { id, channel, question, parameters }, { t
 	return w.workflow({ id, name: `Chat ${id}`, nodes, connections: w.chain('Customer writes', 'Ask', 'After') });
 }
 
+/**
+ * A read that waits out the API's rate limit: checking a hundred
+ * conversations at once exceeds the key's 60 requests per second.
+ */
+async function paced(read) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await read();
+		} catch (error) {
+			if (!/ -> 429:/.test(error.message) || attempt >= 20) throw error;
+			await sleep(1000);
+		}
+	}
+}
+
 /** Reading one conversation back through the sandbox's API (a client with a key of its own). */
 function conversationReader(client) {
-	const messages = async (conversationId) => await client.listAll('/messages', { conversation_id: conversationId });
+	const messages = async (conversationId) => await paced(() => client.listAll('/messages', { conversation_id: conversationId }));
 	const startingWith = (list, prefix) => list.filter((m) => m.content.startsWith(prefix));
 	const reader = {
 		messages,
 		startingWith,
 		inbound: (conversationId, text) => client.control('POST', '/inbound', { conversation_id: conversationId, text }),
 		async newConversation(channelType) {
-			const channels = await client.listAll('/channels');
+			const channels = await paced(() => client.listAll('/channels'));
 			const channel = channels.find((c) => c.type === channelType && c.is_active);
 			return await client.control('POST', '/conversations', { channel_id: channel.id });
 		},
