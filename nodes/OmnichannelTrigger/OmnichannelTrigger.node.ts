@@ -30,12 +30,14 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { answerBurst } from './burst';
+import type { BurstMessage } from './burst';
 import { receiveDelivery } from './delivery';
 import type { ServiceEvent } from './delivery';
 import { markStarted } from './eventsInProcess';
 import { dataOf, firstRunOf } from './firstRun';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
-import { outputsDataOnly, triggerProperties } from './parameters';
+import { burstQuietSeconds, outputsDataOnly, triggerProperties } from './parameters';
 import { keyBytesOfSecret } from './signature';
 import { kindOf, triggerKey } from './registrationInStaticData';
 
@@ -129,6 +131,7 @@ export class OmnichannelTrigger implements INodeType {
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const dataOnly = outputsDataOnly(this);
+		const quietSeconds = burstQuietSeconds(this);
 		const output: INodeExecutionData[] = [];
 		const trigger = triggerKey(this, kindOf(this));
 		for (const [index, item] of this.getInputData().entries()) {
@@ -143,7 +146,17 @@ export class OmnichannelTrigger implements INodeType {
 				});
 				continue;
 			}
-			output.push({ json: dataOnly ? dataOf(event) : event, pairedItem: { item: index } });
+			const json = { ...(dataOnly ? dataOf(event) : event) };
+			// Answer a Burst Once (burst.ts): customer messages only.
+			if (quietSeconds !== undefined && event.type === 'message.created' && event.data?.from_customer === true) {
+				const outcome = await answerBurst(this, event.data as BurstMessage, quietSeconds, index);
+				if ('hint' in outcome) {
+					this.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
+					continue;
+				}
+				json.burst = outcome.burst;
+			}
+			output.push({ json, pairedItem: { item: index } });
 		}
 		return [output];
 	}
