@@ -21,8 +21,6 @@ import { recordIds } from './eventsInDatabase';
 import type { LedgerHelpers, Verdict } from './eventsInDatabase';
 import { kindOf } from './registrationInStaticData';
 
-/** The option's default, in seconds. */
-export const DEFAULT_QUIET_SECONDS = 10;
 /**
  * The longest quiet period: the execution stays running while it waits, and
  * n8n's graceful shutdown waits 30 s (by default) for running executions, so

@@ -7,7 +7,7 @@ import type { MessageDirection } from '../shared/messageDirections';
 import { ALL_EVENTS, normaliseEvents } from './events';
 import type { MessageFilters } from '../shared/messageFilters';
 import { keyBytesOfSecret } from './signature';
-import { DEFAULT_QUIET_SECONDS, MAX_QUIET_SECONDS, quietSecondsOf } from './burst';
+import { MAX_QUIET_SECONDS, quietSecondsOf } from './burst';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -16,7 +16,7 @@ const burstOption: INodeProperties = {
 	displayName: 'Answer a Burst Once (Quiet Period in Seconds)',
 	name: 'burstQuietSeconds',
 	type: 'number',
-	default: DEFAULT_QUIET_SECONDS,
+	default: 10,
 	typeOptions: { minValue: 1, maxValue: MAX_QUIET_SECONDS },
 	description:
 		"For AI agents and auto-replies: after a customer message, wait until the conversation has been quiet this many seconds, then continue once with every customer message since the last reply (in 'burst': text, messages, count). The executions of the burst's other messages end without output. Needs the Omnichannel API credential (messages:read).",
