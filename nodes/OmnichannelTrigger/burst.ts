@@ -96,6 +96,7 @@ function requireApiCredential(node: INode, itemIndex?: number): void {
 	}
 }
 
+/** Every other message is outbound (docs/api-assumptions.md, "Messages"). */
 const isCustomerMessage = (message: IDataObject): boolean => message.from_customer === true;
 
 /** The API's order for messages: created_at descending, then id descending (docs/api-assumptions.md, "Lists and pagination"). */
