@@ -173,6 +173,26 @@ async function claim(context: IExecuteFunctions, candidates: BurstMessage[]): Pr
 	return candidates.filter((_, index) => verdicts[index] === 'first');
 }
 
+/** How often a waiting execution looks whether it was cancelled. */
+const CANCEL_CHECK_MS = 500;
+
+/**
+ * Waits `ms`, in slices: n8n's sleep cannot be interrupted, and a stopped
+ * execution (or a worker cancelling its jobs at shutdown) should end within
+ * a slice, without reading the conversation.
+ */
+async function waitUnlessCancelled(context: IExecuteFunctions, ms: number, itemIndex: number): Promise<void> {
+	const signal = typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
+	const slices = Math.ceil(ms / CANCEL_CHECK_MS);
+	for (let slice = 0; slice < slices; slice++) {
+		if (signal?.aborted) break;
+		await sleep(Math.min(CANCEL_CHECK_MS, ms - slice * CANCEL_CHECK_MS));
+	}
+	if (signal?.aborted) {
+		throw new NodeOperationError(context.getNode(), 'The execution was cancelled while it waited for the quiet period', { itemIndex });
+	}
+}
+
 export type BurstOutcome = { burst: Burst } | { hint: string };
 
 /**
@@ -196,7 +216,7 @@ export async function answerBurst(
 	}
 	// From the execution's start, not the message's created_at: the service's
 	// clock may differ from n8n's, and a late delivery then still waits.
-	await sleep(quietSeconds * 1000);
+	await waitUnlessCancelled(context, quietSeconds * 1000, itemIndex);
 	const page = (await apiRequest.call(context, 'GET', '/messages', {
 		qs: { conversation_id: message.conversation_id, per_page: BURST_READ_SIZE },
 		itemIndex,

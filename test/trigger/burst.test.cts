@@ -8,7 +8,7 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/burst';
+import { answerBurst, decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/burst';
 import type { BurstMessage } from '../../nodes/OmnichannelTrigger/burst';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';
 import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
@@ -252,6 +252,22 @@ describe('validation before any request', () => {
 		expect(host.failedExecutions[0].error).toMatch(/'Answer a Burst Once' needs a quiet period from 1 to 60 seconds/);
 		expect(host.executions).toEqual([]);
 		expect((await stats(sandbox)).by_route['GET /messages'] ?? 0).toBe(0);
+	});
+});
+
+describe('cancellation', () => {
+	test('a cancelled execution stops waiting and reads nothing', async () => {
+		const controller = new AbortController();
+		const request = jest.fn();
+		const context = {
+			getNode: () => ({ ...node, credentials: { omnichannelApi: { id: 'c', name: 'c' } } }),
+			getExecutionCancelSignal: () => controller.signal,
+			helpers: { httpRequestWithAuthentication: request },
+		} as unknown as import('n8n-workflow').IExecuteFunctions;
+		const waiting = answerBurst(context, { ...customer('msg_1', 0), conversation_id: 'conv_1' }, 60, 0);
+		controller.abort();
+		await expect(waiting).rejects.toThrow(/cancelled while it waited/);
+		expect(request).not.toHaveBeenCalled();
 	});
 });
 
