@@ -29,16 +29,19 @@ async function newConversation(client) {
 	return (await client.control('POST', '/conversations', { channel_id: channel.id })).id;
 }
 
+/** A customer writes in (the sandbox then delivers the event). */
+const inbound = (client) => async (conversationId, text) => await client.control('POST', '/inbound', { conversation_id: conversationId, text });
+
 /**
- * Sends `texts` as customer messages, one right after the other, and waits
+ * Sends `texts` as customer messages (with `send`), one right after the other, and waits
  * until every execution they started has finished, then for one more quiet
  * period, so that a second continuation would show. Returns what each
  * execution did.
  */
-async function runBurst({ n8n, client, workflowId, conversationId, texts, quietSeconds }) {
+async function runBurst({ n8n, client, workflowId, conversationId, texts, quietSeconds, send = inbound(client) }) {
 	const before = new Set((await n8n.listExecutions({ workflowId })).map((e) => String(e.id)));
 	const sent = [];
-	for (const text of texts) sent.push(await client.control('POST', '/inbound', { conversation_id: conversationId, text }));
+	for (const text of texts) sent.push(await send(conversationId, text));
 	const finished = async () => {
 		const fresh = (await n8n.listExecutions({ workflowId })).filter((e) => !before.has(String(e.id)));
 		return fresh.length >= texts.length && fresh.every((e) => e.finished || e.stoppedAt) ? fresh : undefined;
