@@ -211,7 +211,7 @@ export async function answerBurst(
 	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') {
 		throw new NodeOperationError(node, 'The message event has no message id or conversation id', {
 			itemIndex,
-			description: 'Answer a Burst Once needs both (docs: Omnichannel Trigger, Bursts).',
+			description: "Answer a Burst Once needs both, as every message.created event of the service carries them. Remove the option for events of another shape.",
 		});
 	}
 	// From the execution's start, not the message's created_at: the service's
