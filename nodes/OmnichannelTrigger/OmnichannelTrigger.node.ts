@@ -5,7 +5,9 @@
  *   n8n publishes and unpublishes the workflow;
  * - delivery.ts and signature.ts: verify, parse and filter each delivery;
  * - firstRun.ts: the execution's first step, which lets one execution per
- *   event run downstream.
+ *   event run downstream;
+ * - burst.ts: the option Answer a Burst Once, in the same step after
+ *   firstRun.ts: one execution per burst of customer messages continues.
  * What it keeps, where, and why:
  * - registrationInStaticData.ts, the workflow's static data (with this
  *   process's latest change in process memory): the webhook's id and signing
@@ -14,7 +16,8 @@
  *   started an execution for, so copies arriving together start one;
  * - eventsInDatabase.ts, n8n's database (its de-duplication store): the ids
  *   that ran downstream, shared by every process and kept across restarts,
- *   checked under the lock of databaseLock.ts (the same store's workflow row).
+ *   checked under the lock of databaseLock.ts (the same store's workflow row),
+ *   and the ids of the messages a continued burst carried (burst.ts).
  */
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
@@ -30,12 +33,14 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { answerBurst } from './burst';
+import type { BurstMessage } from './burst';
 import { receiveDelivery } from './delivery';
 import type { ServiceEvent } from './delivery';
 import { markStarted } from './eventsInProcess';
 import { dataOf, firstRunOf } from './firstRun';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
-import { outputsDataOnly, triggerProperties } from './parameters';
+import { burstQuietSeconds, outputsDataOnly, triggerProperties } from './parameters';
 import { keyBytesOfSecret } from './signature';
 import { kindOf, triggerKey } from './registrationInStaticData';
 
@@ -125,10 +130,13 @@ export class OmnichannelTrigger implements INodeType {
 	 * worker included). It records the event id in n8n's database: the first
 	 * execution of an event passes it on; a later one (a copy that reached
 	 * another n8n process, or a redelivery after a restart) outputs nothing, so
-	 * no downstream node runs, and says so in its hints.
+	 * no downstream node runs, and says so in its hints. With Answer a Burst
+	 * Once, a first execution of a customer's message then waits for the quiet
+	 * period and continues only for the burst's newest message (burst.ts).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const dataOnly = outputsDataOnly(this);
+		const quietSeconds = burstQuietSeconds(this);
 		const output: INodeExecutionData[] = [];
 		const trigger = triggerKey(this, kindOf(this));
 		for (const [index, item] of this.getInputData().entries()) {
@@ -143,7 +151,17 @@ export class OmnichannelTrigger implements INodeType {
 				});
 				continue;
 			}
-			output.push({ json: dataOnly ? dataOf(event) : event, pairedItem: { item: index } });
+			const json = { ...(dataOnly ? dataOf(event) : event) };
+			// Answer a Burst Once (burst.ts): customer messages only.
+			if (quietSeconds !== undefined && event.type === 'message.created' && event.data?.from_customer === true) {
+				const outcome = await answerBurst(this, event.data as BurstMessage, quietSeconds, index);
+				if ('hint' in outcome) {
+					this.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
+					continue;
+				}
+				json.burst = outcome.burst;
+			}
+			output.push({ json, pairedItem: { item: index } });
 		}
 		return [output];
 	}

@@ -72,8 +72,9 @@ async function checkUnderLock(helpers: LedgerHelpers, eventIds: string[], log: L
 }
 
 interface Waiting {
-	eventId: string;
-	settle: (verdict: Verdict | Error) => void;
+	/** One or more ids, checked together in one batch. */
+	ids: string[];
+	settle: (verdicts: Verdict[] | Error) => void;
 }
 
 interface Queue {
@@ -92,8 +93,12 @@ async function drain(ownerKey: string, queue: Queue): Promise<void> {
 	while (queue.waiting.length > 0) {
 		const batch = queue.waiting.splice(0);
 		try {
-			const verdicts = await checkUnderLock(queue.helpers, batch.map((waiting) => waiting.eventId), queue.log);
-			batch.forEach((waiting, index) => waiting.settle(verdicts[index]));
+			const verdicts = await checkUnderLock(queue.helpers, batch.flatMap((waiting) => waiting.ids), queue.log);
+			let from = 0;
+			for (const waiting of batch) {
+				waiting.settle(verdicts.slice(from, from + waiting.ids.length));
+				from += waiting.ids.length;
+			}
 		} catch (error) {
 			for (const waiting of batch) waiting.settle(error as Error);
 		}
@@ -111,17 +116,28 @@ export async function recordEvent(
 	eventId: string,
 	log: LedgerLog,
 ): Promise<Verdict> {
+	const [verdict] = await recordIds(helpers, owner, [eventId], log);
+	return verdict;
+}
+
+/**
+ * Records several ids in one step of the same ledger, under the same lock:
+ * one verdict per id, in order; an id repeated in `ids`, or claimed by a
+ * check that ran before, is "duplicate".
+ */
+export async function recordIds(helpers: LedgerHelpers, owner: LedgerOwner, ids: string[], log: LedgerLog): Promise<Verdict[]> {
+	if (ids.length === 0) return [];
 	const ownerKey = `${owner.workflowId}|${owner.nodeId}`;
-	const verdict = await new Promise<Verdict | Error>((settle) => {
+	const verdicts = await new Promise<Verdict[] | Error>((settle) => {
 		const running = queues.get(ownerKey);
 		if (running) {
-			running.waiting.push({ eventId, settle });
+			running.waiting.push({ ids, settle });
 			return;
 		}
-		const queue: Queue = { helpers, log, waiting: [{ eventId, settle }] };
+		const queue: Queue = { helpers, log, waiting: [{ ids, settle }] };
 		queues.set(ownerKey, queue);
 		void drain(ownerKey, queue);
 	});
-	if (verdict instanceof Error) throw verdict;
-	return verdict;
+	if (verdicts instanceof Error) throw verdicts;
+	return verdicts;
 }

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import { CHANNEL_TYPE_OPTIONS } from '../shared/channelTypes';
 import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageDirections';
@@ -7,8 +7,21 @@ import type { MessageDirection } from '../shared/messageDirections';
 import { ALL_EVENTS, normaliseEvents } from './events';
 import type { MessageFilters } from '../shared/messageFilters';
 import { keyBytesOfSecret } from './signature';
+import { MAX_QUIET_SECONDS, quietSecondsOf } from './burst';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
+
+/** Answer a Burst Once (burst.ts): its presence turns it on. */
+const burstOption: INodeProperties = {
+	displayName: 'Answer a Burst Once (Quiet Period in Seconds)',
+	name: 'burstQuietSeconds',
+	type: 'number',
+	default: 10,
+	typeOptions: { minValue: 1, maxValue: MAX_QUIET_SECONDS },
+	description:
+		"For AI agents and auto-replies: after a customer message, wait until the conversation has been quiet this many seconds, then continue once with every customer message since the last reply (in 'burst': text, messages, count). The executions of the burst's other messages end without output. Needs the Omnichannel API credential (messages:read).",
+	hint: `1 to ${MAX_QUIET_SECONDS} seconds. The execution keeps running while it waits: n8n's graceful shutdown waits 30 seconds (by default) for running executions, so keep it short.`,
+};
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -79,6 +92,7 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			burstOption,
 			{
 				displayName: 'Channel Types',
 				name: 'channelTypes',
@@ -166,4 +180,9 @@ export function eventFilters(context: IWebhookFunctions): MessageFilters {
 /** Output Data Only: the message or contact instead of the whole event. */
 export function outputsDataOnly(context: IExecuteFunctions): boolean {
 	return (context.getNodeParameter('options', 0, {}) as { outputDataOnly?: boolean }).outputDataOnly === true;
+}
+
+/** Answer a Burst Once's quiet period, or undefined when the option is off; throws when it is out of range. */
+export function burstQuietSeconds(context: IExecuteFunctions): number | undefined {
+	return quietSecondsOf(context.getNode(), context.getNodeParameter('options', 0, {}) as IDataObject);
 }

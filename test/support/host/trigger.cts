@@ -109,6 +109,9 @@ export class TriggerHost {
 	/** Executions whose trigger step passed the event on: their downstream nodes ran. */
 	readonly executions: Execution[] = [];
 
+	/** Executions that failed in their trigger step, with the error's message. */
+	readonly failedExecutions: Array<{ kind: Kind; process: number; error: string }> = [];
+
 	/** Executions whose trigger step found the event in the ledger: nothing ran downstream. */
 	readonly duplicateExecutions: Array<Execution & { hints: string[] }> = [];
 
@@ -369,17 +372,29 @@ export class TriggerHost {
 	 */
 	private async runExecution(kind: Kind, process: number, items: INodeExecutionData[]): Promise<void> {
 		const hints: string[] = [];
+		// API calls (Answer a Burst Once) use n8n-core's real request helpers and the node's credential.
+		const requests = this.hookContext(this.loadWorkflow(process), 'trigger', 'activate', false);
 		const context = {
 			getInputData: () => items,
 			getNodeParameter: (name: string, _index: number, fallback: unknown) => this.node.parameters[name] ?? fallback,
 			getMode: () => (kind === 'test' ? 'manual' : 'webhook'),
 			getWorkflow: () => ({ id: this.workflowId, name: 'Omnichannel trigger test', active: true }),
 			getNode: () => this.node,
-			logger: { warn: (message: string) => this.warnings.push(message) },
-			helpers: this.processedData.helpers(this.workflowId, this.node.id),
+			getCredentials: requests.getCredentials.bind(requests),
+			logger: { warn: (message: string) => this.warnings.push(message), debug: () => undefined },
+			helpers: {
+				...this.processedData.helpers(this.workflowId, this.node.id),
+				httpRequestWithAuthentication: requests.helpers.httpRequestWithAuthentication,
+			},
 			addExecutionHints: (...added: Array<{ message: string }>) => hints.push(...added.map((hint) => hint.message)),
 		} as unknown as IExecuteFunctions;
-		const [output] = (await this.nodeTypes[process].execute!.call(context)) as INodeExecutionData[][];
+		let output: INodeExecutionData[];
+		try {
+			[output] = (await this.nodeTypes[process].execute!.call(context)) as INodeExecutionData[][];
+		} catch (error) {
+			this.failedExecutions.push({ kind, process, error: (error as Error).message });
+			throw error;
+		}
 		if (output.length === 0) this.duplicateExecutions.push({ kind, process, json: items[0]?.json ?? {}, hints });
 		for (const item of output) this.executions.push({ kind, process, json: item.json });
 	}

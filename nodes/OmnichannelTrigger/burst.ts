@@ -1,0 +1,236 @@
+/**
+ * "Answer a Burst Once": customers often write several short messages in a
+ * row. With this option, the execution of a customer's message waits until
+ * the conversation has been quiet for the chosen period, then reads the
+ * conversation's latest messages and continues only when its message is still
+ * the newest customer message, with every customer message since the last
+ * outbound one. The executions of the other messages of the burst end without
+ * output, after one read of the conversation.
+ *
+ * Which messages were continued is kept in the trigger's ledger in n8n's
+ * database (eventsInDatabase.ts), under "burst:<message id>", claimed in one
+ * locked step: a message is never part of two continued bursts, whichever
+ * n8n process runs the executions, and however late the workflow answers the
+ * earlier burst.
+ */
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions, INode } from 'n8n-workflow';
+
+import { apiRequest } from '../shared/transport';
+import { recordIds } from './eventsInDatabase';
+import type { LedgerHelpers, Verdict } from './eventsInDatabase';
+import { kindOf } from './registrationInStaticData';
+
+/**
+ * The longest quiet period: the execution stays running while it waits, and
+ * n8n's graceful shutdown waits 30 s (by default) for running executions, so
+ * longer waits are cut by every restart and crash more of them.
+ */
+export const MAX_QUIET_SECONDS = 60;
+/**
+ * Messages read per decision: one page, newest first
+ * (docs/api-assumptions.md, "Lists and pagination"). A burst holds at most
+ * this many messages.
+ */
+export const BURST_READ_SIZE = 50;
+/**
+ * Customer messages older than this, before the newest one, are not part of
+ * its burst. It stays well below the time the ledger's window (40,000 ids,
+ * two per customer message with this option) keeps a claim at sustained load,
+ * so a message the ledger forgot is too old to be claimed again.
+ */
+export const MAX_BURST_AGE_MS = 60 * 60 * 1000;
+
+const OPTION_NAME = "'Answer a Burst Once'";
+
+/** A message as the messages list and the message.created event carry it (docs/api-assumptions.md, "Messages"). */
+export interface BurstMessage extends IDataObject {
+	id: string;
+	conversation_id?: string;
+	content?: string;
+	from_customer?: boolean;
+	created_at?: string;
+}
+
+export interface Burst extends IDataObject {
+	/** The texts of the burst's messages, oldest first, joined with newlines. */
+	text: string;
+	/** The burst's messages, oldest first, as the messages list returns them. */
+	messages: BurstMessage[];
+	count: number;
+	quietSeconds: number;
+}
+
+/** The quiet period the node asks for, or undefined when the option is off; throws when it is out of range. */
+export function quietSecondsOf(node: INode, options: IDataObject, itemIndex?: number): number | undefined {
+	const value = options.burstQuietSeconds;
+	if (value === undefined) return undefined;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value < 1 || value > MAX_QUIET_SECONDS) {
+		throw new NodeOperationError(node, `${OPTION_NAME} needs a quiet period from 1 to ${MAX_QUIET_SECONDS} seconds`, {
+			itemIndex,
+			description: `The option's value is ${JSON.stringify(value)}. Set it to a number of seconds from 1 to ${MAX_QUIET_SECONDS}.`,
+		});
+	}
+	return value;
+}
+
+/**
+ * Activation's check: a valid quiet period, and the API credential the
+ * option reads the conversation with (manual registration does not need it
+ * otherwise).
+ */
+export function checkBurstOption(context: IHookFunctions): void {
+	const node = context.getNode();
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	if (quietSecondsOf(node, options) === undefined) return;
+	requireApiCredential(node);
+}
+
+function requireApiCredential(node: INode, itemIndex?: number): void {
+	if (node.credentials?.omnichannelApi === undefined) {
+		throw new NodeOperationError(node, `${OPTION_NAME} needs an Omnichannel API credential`, {
+			itemIndex,
+			description:
+				'It reads the conversation\'s latest messages (scope messages:read). Select or create an Omnichannel API credential in the node, or remove the option.',
+		});
+	}
+}
+
+/** Every other message is outbound (docs/api-assumptions.md, "Messages"). */
+const isCustomerMessage = (message: IDataObject): boolean => message.from_customer === true;
+
+/** The API's order for messages: created_at descending, then id descending (docs/api-assumptions.md, "Lists and pagination"). */
+function newerFirst(left: BurstMessage, right: BurstMessage): number {
+	const byTime = Date.parse(String(right.created_at)) - Date.parse(String(left.created_at));
+	if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
+	return right.id < left.id ? -1 : right.id > left.id ? 1 : 0;
+}
+
+export type Decision =
+	| { kind: 'continue'; candidates: BurstMessage[] }
+	| { kind: 'newer'; newerId: string };
+
+/**
+ * What the execution of `message` does with the conversation's latest
+ * messages (`latest`, newest first): end when a newer customer message
+ * exists (that message's execution answers the burst), otherwise gather the
+ * customer messages since the last outbound one older than `message`, oldest
+ * first. An outbound message newer than `message` (an answer to an earlier
+ * burst still on its way) does not end the burst. The event's message is
+ * placed by the API's order when the list does not hold it.
+ */
+export function decide(message: BurstMessage, latest: BurstMessage[]): Decision {
+	const list = latest.some((listed) => listed.id === message.id)
+		? [...latest]
+		: [...latest, message].sort(newerFirst);
+	const position = list.findIndex((listed) => listed.id === message.id);
+	const newer = list.slice(0, position).find(isCustomerMessage);
+	if (newer) return { kind: 'newer', newerId: newer.id };
+	const oldest = Date.parse(String(message.created_at)) - MAX_BURST_AGE_MS;
+	const candidates: BurstMessage[] = [];
+	for (const listed of list.slice(position)) {
+		if (!isCustomerMessage(listed)) break;
+		if (Date.parse(String(listed.created_at)) < oldest) break;
+		candidates.push(listed);
+	}
+	return { kind: 'continue', candidates: candidates.reverse() };
+}
+
+export function burstOf(messages: BurstMessage[], quietSeconds: number): Burst {
+	return {
+		text: messages.map((message) => (typeof message.content === 'string' ? message.content : '')).join('\n'),
+		messages,
+		count: messages.length,
+		quietSeconds,
+	};
+}
+
+export const burstKey = (messageId: string): string => `burst:${messageId}`;
+
+/**
+ * Claims the candidates in the ledger: the ones no earlier burst continued,
+ * in order. Test executions ("listen for test event") claim nothing, as they
+ * record no event either.
+ */
+async function claim(context: IExecuteFunctions, candidates: BurstMessage[]): Promise<BurstMessage[]> {
+	if (kindOf(context) === 'test') return candidates;
+	const helpers = context.helpers as Partial<IExecuteFunctions['helpers']>;
+	if (typeof helpers.checkProcessedAndRecord !== 'function' || typeof helpers.clearAllProcessedItems !== 'function') {
+		// firstRun.ts logs that this n8n keeps no ledger.
+		return candidates;
+	}
+	const ledger: LedgerHelpers = {
+		checkProcessedAndRecord: helpers.checkProcessedAndRecord.bind(helpers),
+		clearAllProcessedItems: helpers.clearAllProcessedItems.bind(helpers),
+	};
+	const owner = { workflowId: context.getWorkflow().id ?? '', nodeId: context.getNode().id };
+	const verdicts: Verdict[] = await recordIds(
+		ledger,
+		owner,
+		candidates.map((candidate) => burstKey(candidate.id)),
+		context.logger,
+	);
+	return candidates.filter((_, index) => verdicts[index] === 'first');
+}
+
+/** How often a waiting execution looks whether it was cancelled. */
+const CANCEL_CHECK_MS = 500;
+
+/**
+ * Waits `ms`, in slices: n8n's sleep cannot be interrupted, and a stopped
+ * execution (or a worker cancelling its jobs at shutdown) should end within
+ * a slice, without reading the conversation.
+ */
+async function waitUnlessCancelled(context: IExecuteFunctions, ms: number, itemIndex: number): Promise<void> {
+	const signal = typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
+	const slices = Math.ceil(ms / CANCEL_CHECK_MS);
+	for (let slice = 0; slice < slices; slice++) {
+		if (signal?.aborted) break;
+		await sleep(Math.min(CANCEL_CHECK_MS, ms - slice * CANCEL_CHECK_MS));
+	}
+	if (signal?.aborted) {
+		throw new NodeOperationError(context.getNode(), 'The execution was cancelled while it waited for the quiet period', { itemIndex });
+	}
+}
+
+export type BurstOutcome = { burst: Burst } | { hint: string };
+
+/**
+ * The burst step for one customer message: waits, reads, decides, claims.
+ * Returns the burst to continue with, or the hint saying why this execution
+ * ends without output.
+ */
+export async function answerBurst(
+	context: IExecuteFunctions,
+	message: BurstMessage,
+	quietSeconds: number,
+	itemIndex: number,
+): Promise<BurstOutcome> {
+	const node = context.getNode();
+	requireApiCredential(node, itemIndex);
+	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') {
+		throw new NodeOperationError(node, 'The message event has no message id or conversation id', {
+			itemIndex,
+			description: "Answer a Burst Once needs both, as every message.created event of the service carries them. Remove the option for events of another shape.",
+		});
+	}
+	// From the execution's start, not the message's created_at: the service's
+	// clock may differ from n8n's, and a late delivery then still waits.
+	await waitUnlessCancelled(context, quietSeconds * 1000, itemIndex);
+	const page = (await apiRequest.call(context, 'GET', '/messages', {
+		qs: { conversation_id: message.conversation_id, per_page: BURST_READ_SIZE },
+		itemIndex,
+	})) as IDataObject;
+	const latest = (Array.isArray(page.data) ? page.data : []) as BurstMessage[];
+	const decision = decide(message, latest);
+	if (decision.kind === 'newer') {
+		return {
+			hint: `Message ${message.id} is part of a burst: the newer customer message ${decision.newerId} continues it. This execution ran nothing downstream.`,
+		};
+	}
+	const claimed = await claim(context, decision.candidates);
+	if (!claimed.some((candidate) => candidate.id === message.id)) {
+		return { hint: `Message ${message.id} was already answered in an earlier burst. This execution ran nothing downstream.` };
+	}
+	return { burst: burstOf(claimed, quietSeconds) };
+}

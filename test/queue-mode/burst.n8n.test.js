@@ -1,0 +1,139 @@
+'use strict';
+// Answer a Burst Once in n8n's queue mode (harness/queue.js): PostgreSQL,
+// Redis, a main process, two workers and a webhook process. The burst's
+// executions run on both workers, each waiting and deciding on its own;
+// one continues, with every text in order, also when every delivery is
+// duplicated, and when a copy of every delivery also reaches main.
+const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../../harness');
+const { signatureHeader } = require('../../sandbox/webhooks/signing');
+const { openQueueCluster } = require('../../harness/queue');
+const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
+const { startSandbox } = require('../../sandbox');
+const { burstWorkflow, expectOneContinuation, newConversation, printSummary, runBurst } = require('../support/n8n/burst');
+
+const TEST_TIMEOUT_MS = 3 * 60 * 1000;
+const WORKFLOW_ID = 'queueBurstTrig01';
+// Three seconds: the copies test sends each message only after its delivery was logged.
+const QUIET_SECONDS = 3;
+const TEXTS = ['Hello', 'my parcel', 'is late', 'tracking 998', 'please help'];
+
+let cluster;
+let sandbox;
+let client;
+let workflow;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 'demo' });
+	client = sandboxClient(sandbox);
+	const credential = omnichannelCredential({ id: 'queueBurstCred01', name: 'Queue sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
+	workflow = burstWorkflow({ id: WORKFLOW_ID, credential, quietSeconds: QUIET_SECONDS });
+	cluster = await openQueueCluster({
+		credentials: [credential],
+		workflows: [workflow],
+		publish: [WORKFLOW_ID],
+	});
+	for (let i = 0; i < 60 && (await client.listAll('/webhooks')).length === 0; i++) await sleep(1000);
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+	try {
+		await cluster?.dispose();
+	} finally {
+		await sandbox?.close();
+	}
+});
+
+/** How many of the executions each worker ran (from the workers' logs). */
+function byWorker(summary, executionIds) {
+	return cluster.workerExecutionIds().map((ids) => executionIds.filter((id) => ids.has(String(id))).length);
+}
+
+async function run(texts, send) {
+	const conversationId = await newConversation(client);
+	const summary = await runBurst({ n8n: cluster.main, client, workflowId: WORKFLOW_ID, conversationId, texts, quietSeconds: QUIET_SECONDS, send });
+	const ids = (await cluster.main.listExecutions({ workflowId: WORKFLOW_ID })).map((e) => e.id);
+	return { summary, workers: byWorker(summary, ids) };
+}
+
+test(
+	'five customer messages within the quiet period: one continuation with the five texts in order; the other four end without output',
+	async () => {
+		const { summary, workers } = await run(TEXTS);
+		printSummary('queue mode', summary, `; executions so far per worker: ${workers.join(' / ')}`);
+		expectOneContinuation(summary, TEXTS);
+		expect(summary.executions).toBe(TEXTS.length);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'every delivery duplicated by the sandbox: still one continuation',
+	async () => {
+		const texts = TEXTS.map((text) => `${text} (dup)`);
+		await client.control('DELETE', '/deliveries');
+		await client.control('PUT', '/faults', { webhook_duplicate_rate: 1 });
+		let result;
+		try {
+			result = await run(texts);
+		} finally {
+			await client.control('DELETE', '/faults');
+		}
+		const deliveries = await client.control('GET', '/deliveries');
+		printSummary(
+			'queue mode, duplicated deliveries',
+			result.summary,
+			`; ${deliveries.length} deliveries (${deliveries.filter((d) => d.duplicate).length} duplicates); executions so far per worker: ${result.workers.join(' / ')}`,
+		);
+		expectOneContinuation(result.summary, texts);
+		expect(result.summary.executions).toBe(texts.length + result.summary.endedAsDuplicate);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'a copy of every delivery also sent to main: still one continuation',
+	async () => {
+		// The webhook's signing secret, from the workflow's static data (the trigger stored it at publishing).
+		const { staticData } = await cluster.main.api.getWorkflow(WORKFLOW_ID);
+		const secret = JSON.stringify(staticData).match(/"secret":"(whsec_[^"]+)"/)[1];
+		const url = `${cluster.main.baseUrl}/webhook/${workflow.nodes[0].webhookId}/omnichannel`;
+		const copyStatuses = [];
+		// Each message, then a copy of its event (same id and message) to main, as the service would send it there.
+		const send = async (conversationId, text) => {
+			const logged = new Set((await client.control('GET', '/deliveries')).map((d) => d.event_id));
+			const message = await client.control('POST', '/inbound', { conversation_id: conversationId, text });
+			const eventId = await waitFor(
+				async () => (await client.control('GET', '/deliveries')).map((d) => d.event_id).find((id) => !logged.has(id)),
+				{ what: 'the delivery of the message', timeoutMs: 10_000, intervalMs: 25 },
+			);
+			const body = JSON.stringify({ id: eventId, type: 'message.created', created_at: message.created_at, app_id: sandbox.app_id, data: message });
+			const timestamp = Math.floor(Date.now() / 1000);
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'x-service-webhook-id': eventId,
+					'x-service-webhook-timestamp': String(timestamp),
+					'x-service-webhook-signature': signatureHeader(secret, eventId, timestamp, body),
+				},
+				body,
+			});
+			await response.text();
+			copyStatuses.push(response.status);
+			return message;
+		};
+		const texts = TEXTS.map((text) => `${text} (copy)`);
+		const { summary, workers } = await run(texts, send);
+		printSummary(
+			'queue mode, a copy of every delivery to main',
+			summary,
+			`; copies answered ${copyStatuses.join(', ')}; executions so far per worker: ${workers.join(' / ')}`,
+		);
+		expect(copyStatuses).toEqual(texts.map(() => 200));
+		expectOneContinuation(summary, texts);
+		// Each copy started an execution on a worker, which the ledger ended.
+		expect(summary.endedAsDuplicate).toBe(texts.length);
+		expect(summary.executions).toBe(texts.length * 2);
+	},
+	TEST_TIMEOUT_MS,
+);

@@ -1,0 +1,63 @@
+'use strict';
+// Answer a Burst Once in a published workflow of a running n8n (regular
+// mode): a burst of customer messages within the quiet period continues
+// once, with every text in order; the other executions end without output;
+// duplicate deliveries change nothing.
+const { sleep } = require('../../harness');
+const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
+const { burstWorkflow, expectOneContinuation, newConversation, printSummary, runBurst } = require('../support/n8n/burst');
+
+const WORKFLOW_ID = 'e2eBurstTrigger1';
+const QUIET_SECONDS = 2;
+const TEXTS = ['Hi', 'I ordered a lamp', 'order 1234', 'it arrived broken', 'what can you do?'];
+
+describe('Answer a Burst Once in a published n8n workflow', () => {
+	let ctx;
+
+	beforeAll(async () => {
+		ctx = await openContext();
+		const { n8n, credential, client } = ctx;
+		await n8n.importCredentials([credential]);
+		await n8n.importWorkflows([burstWorkflow({ id: WORKFLOW_ID, credential, quietSeconds: QUIET_SECONDS })]);
+		await n8n.start();
+		await n8n.setupOwnerAndApiKey();
+		const hooksBefore = (await client.listAll('/webhooks')).length;
+		await n8n.publishWorkflow(WORKFLOW_ID);
+		for (let i = 0; i < 60 && (await client.listAll('/webhooks')).length === hooksBefore; i++) await sleep(1000);
+	}, SETUP_TIMEOUT_MS);
+
+	afterAll(() => ctx?.close());
+
+	const run = async (texts) =>
+		await runBurst({ n8n: ctx.n8n, client: ctx.client, workflowId: WORKFLOW_ID, conversationId: await newConversation(ctx.client), texts, quietSeconds: QUIET_SECONDS });
+
+	test(
+		'five customer messages within the quiet period: one continuation with the five texts in order; the other four end without output',
+		async () => {
+			const summary = await run(TEXTS);
+			printSummary('regular mode', summary);
+			expectOneContinuation(summary, TEXTS);
+			expect(summary.executions).toBe(TEXTS.length);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'every delivery duplicated by the sandbox: still one continuation',
+		async () => {
+			await ctx.client.control('DELETE', '/deliveries');
+			await ctx.client.control('PUT', '/faults', { webhook_duplicate_rate: 1 });
+			let summary;
+			try {
+				summary = await run(TEXTS.map((text) => `${text} (dup)`));
+			} finally {
+				await ctx.client.control('DELETE', '/faults');
+			}
+			const deliveries = await ctx.client.control('GET', '/deliveries');
+			printSummary('regular mode, duplicated deliveries', summary, `; ${deliveries.length} deliveries (${deliveries.filter((d) => d.duplicate).length} duplicates)`);
+			expectOneContinuation(summary, TEXTS.map((text) => `${text} (dup)`));
+			expect(summary.executions).toBe(TEXTS.length + summary.endedAsDuplicate);
+		},
+		TEST_TIMEOUT_MS,
+	);
+});

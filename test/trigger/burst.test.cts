@@ -1,0 +1,294 @@
+/**
+ * Answer a Burst Once: the decision on a conversation's latest messages, the
+ * option's validation at activation and at run time, and the whole step
+ * through the trigger host against the sandbox (one continuation per burst,
+ * no message in two continued bursts, duplicates and two "processes").
+ */
+import { randomBytes } from 'crypto';
+
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+
+import { answerBurst, decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/burst';
+import type { BurstMessage } from '../../nodes/OmnichannelTrigger/burst';
+import { ProcessedDataTable } from '../support/host/processed-data.cjs';
+import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
+import { api, control, pause, startSandbox, stats, waitFor } from '../support/sandbox.cjs';
+import type { Sandbox } from '../support/sandbox.cjs';
+
+const QUIET_SECONDS = 1;
+
+// --- the decision, on lists written by hand (newest first, as the API orders them) ---
+
+const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, second)).toISOString();
+const customer = (id: string, second: number): BurstMessage => ({ id, from_customer: true, created_at: at(second), content: id });
+const agent = (id: string, second: number): BurstMessage => ({ id, from_customer: false, from_user_id: 'usr_1', created_at: at(second), content: id });
+const ids = (messages: BurstMessage[]) => messages.map((message) => message.id);
+
+describe('the burst decision', () => {
+	const list = [customer('c3', 30), customer('c2', 20), agent('o1', 10), customer('c0', 5)];
+
+	test('a newer customer message ends the execution: that message continues the burst', () => {
+		expect(decide(list[1], list)).toEqual({ kind: 'newer', newerId: 'c3' });
+	});
+
+	test('the newest customer message continues with every customer message since the last outbound one, oldest first', () => {
+		const decision = decide(list[0], list);
+		expect(decision.kind).toBe('continue');
+		expect(decision.kind === 'continue' && ids(decision.candidates)).toEqual(['c2', 'c3']);
+	});
+
+	test('an outbound message newer than the message (an earlier answer on its way) does not end the burst', () => {
+		const withLateAnswer = [agent('o2', 40), ...list];
+		const decision = decide(list[0], withLateAnswer);
+		expect(decision.kind === 'continue' && ids(decision.candidates)).toEqual(['c2', 'c3']);
+	});
+
+	test('the event’s message is placed by the API’s order when the list does not hold it yet', () => {
+		const decision = decide(customer('c4', 50), list);
+		expect(decision.kind === 'continue' && ids(decision.candidates)).toEqual(['c2', 'c3', 'c4']);
+		expect(decide(customer('c1', 25), list)).toEqual({ kind: 'newer', newerId: 'c3' });
+	});
+
+	test('customer messages older than the age bound are left out', () => {
+		const newest = customer('late', 0);
+		newest.created_at = new Date(Date.parse(at(0)) + MAX_BURST_AGE_MS + 1000).toISOString();
+		const decision = decide(newest, [newest, customer('old', 0)]);
+		expect(decision.kind === 'continue' && ids(decision.candidates)).toEqual(['late']);
+	});
+});
+
+// --- the option's validation ---
+
+const node = { name: 'Omnichannel Trigger' } as INode;
+
+describe('the quiet period', () => {
+	test.each([0, -5, 0.5, 61, '10', Number.NaN])('%p is refused with an error naming the option', (value) => {
+		expect(() => quietSecondsOf(node, { burstQuietSeconds: value })).toThrow(
+			/'Answer a Burst Once' needs a quiet period from 1 to 60 seconds/,
+		);
+	});
+
+	test('absent means off; 1 to 60 are accepted', () => {
+		expect(quietSecondsOf(node, {})).toBeUndefined();
+		expect(quietSecondsOf(node, { burstQuietSeconds: 1 })).toBe(1);
+		expect(quietSecondsOf(node, { burstQuietSeconds: 60 })).toBe(60);
+	});
+});
+
+// --- the whole step, in the trigger host against the sandbox ---
+
+let sandbox: Sandbox;
+const hosts: TriggerHost[] = [];
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, seed: 'empty' });
+});
+
+afterEach(async () => {
+	await control(sandbox, 'DELETE', '/faults');
+});
+
+afterAll(async () => {
+	await Promise.all(hosts.map(async (host) => await host.close()));
+	await sandbox.close();
+});
+
+interface World {
+	key: string;
+	conversation: string;
+}
+
+/** A workspace of its own per test, so no other test's webhook receives its events. */
+async function newWorld(): Promise<World> {
+	const { app_id } = (await control(sandbox, 'POST', '/workspaces', {})) as { app_id: string };
+	const { key } = (await control(sandbox, 'POST', '/keys', { app_id, mode: 'test' })) as { key: string };
+	const channel = (await control(sandbox, 'POST', '/channels', { app_id, type: 'livechat', name: 'chat' })) as { id: string };
+	const conversation = (await control(sandbox, 'POST', '/conversations', { app_id, channel_id: channel.id })) as { id: string };
+	return { key, conversation: conversation.id };
+}
+
+const burstParameters = (options: IDataObject = {}): INodeParameters => ({
+	events: ['message.created'],
+	options: { burstQuietSeconds: QUIET_SECONDS, directions: ['customer'], ...options },
+});
+
+function newHost(world: World, parameters: INodeParameters, processes = 1): TriggerHost {
+	const host = new TriggerHost({
+		credentials: { baseUrl: sandbox.base_url, apiKey: world.key },
+		parameters,
+		loadNodeType: loadTriggerType,
+		processes,
+	});
+	hosts.push(host);
+	return host;
+}
+
+async function activeHost(world: World, parameters: INodeParameters, processes = 1): Promise<TriggerHost> {
+	const host = newHost(world, parameters, processes);
+	await host.listen();
+	await host.activate();
+	return host;
+}
+
+const inbound = async (world: World, text: string) =>
+	(await control(sandbox, 'POST', '/inbound', { conversation_id: world.conversation, text })) as IDataObject;
+
+const reply = async (world: World, text: string) =>
+	await api(sandbox, 'POST', '/messages/text', { conversation_id: world.conversation, text, client_request_id: randomBytes(8).toString('hex') }, world.key);
+
+/** Every customer message has had its execution: continued, or ended as part of a burst. */
+async function settled(host: TriggerHost, messages: number): Promise<void> {
+	await waitFor('an execution per customer message', () =>
+		host.executions.length + host.duplicateExecutions.length + host.failedExecutions.length >= messages ? true : undefined,
+	10_000);
+	// Time for a late duplicate delivery's execution to show up.
+	await pause(QUIET_SECONDS * 1000 + 500);
+}
+
+const burstOf = (json: IDataObject) => json.burst as { text: string; messages: IDataObject[]; count: number; quietSeconds: number };
+
+describe('a burst through the trigger', () => {
+	test('five customer messages within the quiet period: one continuation with the five texts in order, four executions end with a hint', async () => {
+		const world = await newWorld();
+		const host = await activeHost(world, burstParameters());
+		const texts = ['Hi', 'I ordered a lamp', 'order 1234', 'it arrived broken', 'what now?'];
+		const sent: IDataObject[] = [];
+		for (const text of texts) sent.push(await inbound(world, text));
+		await settled(host, texts.length);
+
+		expect(host.failedExecutions).toEqual([]);
+		expect(host.executions).toHaveLength(1);
+		const [{ json }] = host.executions;
+		// The whole event of the burst's last message, plus the burst.
+		expect(json).toMatchObject({ type: 'message.created', data: { id: sent[4].id, content: 'what now?' } });
+		expect(burstOf(json)).toMatchObject({ text: texts.join('\n'), count: 5, quietSeconds: QUIET_SECONDS });
+		expect(burstOf(json).messages.map((message) => message.id)).toEqual(sent.map((message) => message.id));
+		expect(host.duplicateExecutions).toHaveLength(4);
+		for (const ended of host.duplicateExecutions) {
+			expect(ended.hints).toEqual([expect.stringMatching(/^Message msg_\w+ is part of a burst: the newer customer message msg_\w+ continues it\./)]);
+		}
+		const ended = host.duplicateExecutions.map((execution) => (execution.json.data as IDataObject).id);
+		expect(ended.sort()).toEqual(sent.slice(0, 4).map((message) => message.id as string).sort());
+	});
+
+	test('Output Data Only: the message plus the burst', async () => {
+		const world = await newWorld();
+		const host = await activeHost(world, burstParameters({ outputDataOnly: true }));
+		const first = await inbound(world, 'one');
+		const second = await inbound(world, 'two');
+		await settled(host, 2);
+		expect(host.executions).toHaveLength(1);
+		const { json } = host.executions[0];
+		expect(json).toMatchObject({ id: second.id, content: 'two', from_customer: true });
+		expect(burstOf(json).messages.map((message) => message.id)).toEqual([first.id, second.id]);
+		expect(burstOf(json).text).toBe('one\ntwo');
+	});
+
+	test('a message is never in two continued bursts, also when the workflow has not answered the first one yet', async () => {
+		const world = await newWorld();
+		const host = await activeHost(world, burstParameters());
+		await inbound(world, 'a1');
+		await inbound(world, 'a2');
+		await settled(host, 2);
+		// No answer yet (an AI agent still thinking): the next burst starts.
+		await inbound(world, 'b1');
+		await inbound(world, 'b2');
+		await settled(host, 4);
+		// The answer to the first burst arrives while the third one is being collected.
+		await inbound(world, 'c1');
+		await reply(world, 'Answer to a1 and a2');
+		await settled(host, 5);
+
+		expect(host.failedExecutions).toEqual([]);
+		expect(host.executions.map(({ json }) => burstOf(json).text)).toEqual(['a1\na2', 'b1\nb2', 'c1']);
+		const continued = host.executions.flatMap(({ json }) => burstOf(json).messages.map((message) => message.id));
+		expect(new Set(continued).size).toBe(continued.length);
+	});
+
+	test('duplicate deliveries reaching two processes change nothing', async () => {
+		const world = await newWorld();
+		const host = await activeHost(world, burstParameters(), 2);
+		host.route = (requestNumber) => requestNumber % 2;
+		await control(sandbox, 'PUT', '/faults', { webhook_duplicate_rate: 1 });
+		const texts = ['d1', 'd2', 'd3', 'd4', 'd5'];
+		for (const text of texts) await inbound(world, text);
+		await settled(host, texts.length);
+		await control(sandbox, 'DELETE', '/faults');
+
+		expect(host.failedExecutions).toEqual([]);
+		expect(host.executions).toHaveLength(1);
+		expect(burstOf(host.executions[0].json).text).toBe(texts.join('\n'));
+		// Copies that started an execution end at the ledger or as part of the burst: nothing else continues.
+		const burstEnds = host.duplicateExecutions.filter((ended) => ended.hints.some((hint) => hint.includes('is part of a burst')));
+		expect(burstEnds).toHaveLength(4);
+	});
+});
+
+describe('validation before any request', () => {
+	test('publishing with a quiet period out of range fails and registers nothing', async () => {
+		const world = await newWorld();
+		const host = newHost(world, burstParameters({ burstQuietSeconds: 0 }));
+		await host.listen();
+		await expect(host.activate()).rejects.toThrow(/'Answer a Burst Once' needs a quiet period from 1 to 60 seconds/);
+		expect((await api(sandbox, 'GET', '/webhooks', undefined, world.key)).data).toEqual([]);
+	});
+
+	test('manual registration without an API credential: publishing fails and says which credential', async () => {
+		const world = await newWorld();
+		const host = newHost(world, { ...burstParameters(), registration: 'manual' });
+		host.useSigningSecret(`whsec_${randomBytes(24).toString('base64')}`);
+		delete host.node.credentials!.omnichannelApi;
+		await host.listen();
+		await expect(host.activate()).rejects.toThrow(/'Answer a Burst Once' needs an Omnichannel API credential/);
+	});
+
+	test('a quiet period out of range at run time fails the execution before reading the conversation', async () => {
+		const world = await newWorld();
+		const host = await activeHost(world, burstParameters());
+		host.setParameters(burstParameters({ burstQuietSeconds: 120 }));
+		await control(sandbox, 'DELETE', '/stats');
+		await inbound(world, 'hello');
+		await waitFor('the failed execution', () => (host.failedExecutions.length > 0 ? true : undefined), 10_000);
+		expect(host.failedExecutions[0].error).toMatch(/'Answer a Burst Once' needs a quiet period from 1 to 60 seconds/);
+		expect(host.executions).toEqual([]);
+		expect((await stats(sandbox)).by_route['GET /messages'] ?? 0).toBe(0);
+	});
+});
+
+describe('cancellation', () => {
+	test('a cancelled execution stops waiting and reads nothing', async () => {
+		const controller = new AbortController();
+		const request = jest.fn();
+		const context = {
+			getNode: () => ({ ...node, credentials: { omnichannelApi: { id: 'c', name: 'c' } } }),
+			getExecutionCancelSignal: () => controller.signal,
+			helpers: { httpRequestWithAuthentication: request },
+		} as unknown as import('n8n-workflow').IExecuteFunctions;
+		const waiting = answerBurst(context, { ...customer('msg_1', 0), conversation_id: 'conv_1' }, 60, 0);
+		controller.abort();
+		await expect(waiting).rejects.toThrow(/cancelled while it waited/);
+		expect(request).not.toHaveBeenCalled();
+	});
+});
+
+describe('claims in the ledger', () => {
+	test('overlapping claims from two processes at once: each message is claimed once', async () => {
+		const table = new ProcessedDataTable(4);
+		const load = () => {
+			let module: typeof import('../../nodes/OmnichannelTrigger/eventsInDatabase') | undefined;
+			jest.isolateModules(() => {
+				module = require('../../nodes/OmnichannelTrigger/eventsInDatabase');
+			});
+			module!.setLockTiming({ staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 50, giveUpMs: 20_000 });
+			return module!;
+		};
+		const processes = [load(), load()];
+		const helpers = table.helpers('wf1', 'node1');
+		const owner = { workflowId: 'wf1', nodeId: 'node1' };
+		const log = { warn: () => undefined };
+		const claims = Array.from({ length: 20 }, (_, index) => Array.from({ length: 4 }, (__, k) => `burst:m${index + k}`));
+		const verdicts = await Promise.all(claims.map(async (claim, index) => await processes[index % 2].recordIds(helpers, owner, claim, log)));
+		const won = claims.flatMap((claim, index) => claim.filter((_, k) => verdicts[index][k] === 'first'));
+		expect(won.sort()).toEqual([...new Set(claims.flat())].sort());
+	});
+});
