@@ -329,7 +329,11 @@ describe('examples/ in the demo environment', () => {
 			await n8n.unpublishWorkflow(EXAMPLE_IDS.autoReply);
 			try {
 				await n8n.publishWorkflow(workflowId);
-				await waitFor(async () => (await client.listAll('/webhooks')).length >= 2, { what: 'the trigger’s webhook', timeoutMs: 60_000 });
+				const { webhookId } = example(workflowId).nodes.find((node) => node.type === NODE_TYPES.trigger);
+				await waitFor(async () => (await client.listAll('/webhooks')).some((hook) => hook.url.includes(webhookId)), {
+					what: 'the trigger’s webhook',
+					timeoutMs: 60_000,
+				});
 				await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'Where is my parcel?' });
 				await waitFor(async () => (await inConversation(question)).length === 1, { what: 'the question', timeoutMs: 60_000 });
 				await client.control('POST', '/inbound', { conversation_id: conversation.id, text: ' A-1042 ' });
