@@ -14,11 +14,13 @@
 // tests use are mapped to them, in the workflows too. Starting, stopping and
 // killing it are not ours to do: start() only checks that it is ready, stop()
 // and kill() throw, so a test that restarts n8n fails saying so.
-const { N8nApi } = require('./n8n-api');
+const { N8nApi, N8nApiError } = require('./n8n-api');
 const cli = require('./n8n-cli');
-const { waitFor } = require('./poll');
+const { sleep, waitFor } = require('./poll');
 
 const READY_TIMEOUT_MS = 60_000;
+const LOGIN_ATTEMPTS = 25;
+const LOGIN_RETRY_MS = 5_000;
 
 /** The external n8n's address and owner from the environment, or null when none is set. */
 function externalN8nSettings(env = process.env) {
@@ -60,14 +62,30 @@ class ExternalN8n {
 		await this.stop();
 	}
 
+	/**
+	 * Logs in as the owner (set up beforehand) and creates a public-API key,
+	 * once: every method needs both, also in suites that never call
+	 * setupOwnerAndApiKey because `n8n execute` needs neither.
+	 */
 	async login() {
-		if (!this.api.cookie) await this.api.login(this.owner);
+		if (!this.api.cookie) await this.loginPatiently();
+		if (!this.api.apiKey) await this.api.createApiKey(`omnichannel tests ${new Date().toISOString()}`);
 	}
 
-	/** Logs in as the owner (set up beforehand) and creates a public-API key. */
+	/** n8n limits logins per address (429): each test file logs in once, so a run of several files can meet the limit. */
+	async loginPatiently() {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.api.login(this.owner);
+			} catch (error) {
+				if (!(error instanceof N8nApiError) || error.status !== 429 || attempt >= LOGIN_ATTEMPTS) throw error;
+				await sleep(LOGIN_RETRY_MS);
+			}
+		}
+	}
+
 	async setupOwnerAndApiKey() {
 		await this.login();
-		if (!this.api.apiKey) await this.api.createApiKey(`omnichannel tests ${new Date().toISOString()}`);
 		return { ...this.owner };
 	}
 
@@ -97,18 +115,22 @@ class ExternalN8n {
 		return { ...workflow, nodes };
 	}
 
-	/** Creates each workflow under its own id, or saves over the one an earlier run left. */
+	/**
+	 * Creates each workflow under its own id. One an earlier run left is
+	 * unpublished, archived and deleted first, with its executions: the
+	 * suites count a workflow's executions.
+	 */
 	async importWorkflows(workflows) {
 		await this.login();
 		for (const workflow of workflows) {
 			const { id, name, nodes, connections, settings, pinData } = this.mapCredentials(workflow);
 			const current = await this.api.rest('GET', `/workflows/${id}`).catch(() => undefined);
 			if (current) {
-				if (current.active || current.activeVersionId) await this.unpublishWorkflow(id).catch(() => undefined);
-				await this.api.rest('PATCH', `/workflows/${id}`, { name, nodes, connections, settings, expectedChecksum: current.checksum });
-			} else {
-				await this.api.rest('POST', '/workflows', { id, name, nodes, connections, settings, pinData: pinData ?? {} });
+				if (current.active || current.activeVersionId) await this.unpublishWorkflow(id);
+				if (!current.isArchived) await this.api.rest('POST', `/workflows/${id}/archive`, {});
+				await this.api.rest('DELETE', `/workflows/${id}`);
 			}
+			await this.api.rest('POST', '/workflows', { id, name, nodes, connections, settings, pinData: pinData ?? {} });
 		}
 	}
 
@@ -131,20 +153,24 @@ class ExternalN8n {
 		return run;
 	}
 
-	publishWorkflow(id) {
-		return this.api.publishWorkflow(id);
+	async publishWorkflow(id) {
+		await this.login();
+		return await this.api.publishWorkflow(id);
 	}
 
-	unpublishWorkflow(id) {
-		return this.api.unpublishWorkflow(id);
+	async unpublishWorkflow(id) {
+		await this.login();
+		return await this.api.unpublishWorkflow(id);
 	}
 
-	listExecutions(filters) {
-		return this.api.listExecutions(filters);
+	async listExecutions(filters) {
+		await this.login();
+		return await this.api.listExecutions(filters);
 	}
 
-	testCredential(id) {
-		return this.api.testCredential(this.credentialIds.get(id) ?? id);
+	async testCredential(id) {
+		await this.login();
+		return await this.api.testCredential(this.credentialIds.get(id) ?? id);
 	}
 
 	async dispose() {
