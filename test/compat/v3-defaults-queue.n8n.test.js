@@ -13,7 +13,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { omnichannelCredential, sandboxClient, workflows: w } = require('../../harness');
+const { N8N_VERSION, omnichannelCredential, sandboxClient, workflows: w } = require('../../harness');
 const { openQueueCluster } = require('../../harness/queue');
 const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { startSandbox } = require('../../sandbox');
@@ -25,7 +25,7 @@ const IDS = { manual: 'v3QueueMedia0001', upload: 'v3QueueUpload001' };
 const UPLOAD_PATH = 'v3-defaults-upload';
 const IMAGE = MEDIA.find(({ kind }) => kind === 'image');
 
-const report = (line) => process.stdout.write(`v3 defaults, queue mode (n8n ${process.env.N8N_VERSION || 'default'}): ${line}\n`);
+const report = (line) => process.stdout.write(`v3 defaults, queue mode (n8n ${N8N_VERSION}): ${line}\n`);
 
 let cluster;
 let sandbox;

@@ -13,7 +13,7 @@ const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-const { NODE_TYPES, PACKAGE_NAME, waitFor, workflows: w } = require('../../harness');
+const { N8N_VERSION, NODE_TYPES, PACKAGE_NAME, waitFor, workflows: w } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 const { V3_ENV, SENT_MEDIA, mediaWorkflow, expectMediaStored } = require('./v3-defaults');
 
@@ -31,7 +31,7 @@ const pollTimes = {
 /** n8n's deprecation notice, printed at start while the variable is unset. */
 const UNVERIFIED_WARNING = 'N8N_UNVERIFIED_PACKAGES_ENABLED -> The default for this variable will change to `false`';
 
-const report = (line) => process.stdout.write(`v3 defaults (n8n ${process.env.N8N_VERSION || 'default'}): ${line}\n`);
+const report = (line) => process.stdout.write(`v3 defaults (n8n ${N8N_VERSION}): ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("n8n 3.0's defaults, regular mode", () => {
