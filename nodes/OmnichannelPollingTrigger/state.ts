@@ -72,9 +72,8 @@ export function sameCursor(a: Cursor | undefined, b: Cursor | undefined): boolea
  *
  * Why by workflow and node, not by the static data object: with n8n's
  * durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED) every poll gets a
- * fresh copy of the node's static data, read from the cursor table. After a
- * restart n8n then runs the activation poll and the scheduled ones that fell
- * due while it was down at the same moment, each on its own copy of the same
+ * fresh copy of the node's static data, read from the cursor table. After an
+ * n8n restart several polls of the node then ran on copies of the same
  * cursor, and each emitted the same records (measured in
  * test/compat/v3-defaults.n8n.test.js). The workflow id and node id are the
  * same for every copy.
