@@ -16,6 +16,7 @@ const { ensureN8nInstall, N8N_VERSION } = require('./install');
 const { NODE_TYPES, PACKAGE_NAME, omnichannelCredential } = require('./node-types');
 const { packDirectory, packRepo, installPackage, installedPackageDir } = require('./package');
 const { startQueueCluster, startProcesses } = require('./queue');
+const { ExternalN8n, connectExternalN8n } = require('./external');
 const { sandboxClient } = require('../sandbox/client');
 const workflows = require('./workflows');
 const { freePort } = require('./ports');
@@ -36,6 +37,8 @@ module.exports = {
 	packDirectory,
 	startQueueCluster,
 	startProcesses,
+	ExternalN8n,
+	connectExternalN8n,
 	installPackage,
 	installedPackageDir,
 	freePort,

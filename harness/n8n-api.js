@@ -198,6 +198,24 @@ class N8nApi {
 		throw new Error(`more than ${maxPages} pages of executions`);
 	}
 
+	/**
+	 * The editor's manual run of a saved workflow from `trigger` (POST
+	 * /rest/workflows/:id/run), which queue mode with
+	 * OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS hands to a worker; resolves to the
+	 * finished execution with its data.
+	 */
+	async runManually(workflowId, { trigger, timeoutMs = 120_000 }) {
+		const { executionId } = await this.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
+		if (!executionId) throw new Error(`n8n started no execution of workflow ${workflowId}`);
+		return await waitFor(
+			async () => {
+				const execution = await this.getExecution(executionId);
+				return execution.finished || execution.stoppedAt ? execution : undefined;
+			},
+			{ what: `the manual run ${executionId} of workflow ${workflowId}`, timeoutMs, intervalMs: 500 },
+		);
+	}
+
 	async getExecution(id, { includeData = true } = {}) {
 		return await this.publicApi('GET', `/executions/${id}?includeData=${includeData}`);
 	}

@@ -163,11 +163,12 @@ async function startProcesses(cluster) {
 /**
  * A running cluster with the given credentials and workflows imported (main
  * imports them into the shared database), an owner and API key, and the
- * `publish` workflow ids published. OMNICHANNEL_E2E_TARBALL runs it against
- * another build (to see a test fail without its fix).
+ * `publish` workflow ids published; `env` is extra environment for every n8n
+ * process. OMNICHANNEL_E2E_TARBALL runs it against another build (to see a
+ * test fail without its fix).
  */
-async function openQueueCluster({ credentials, workflows, publish, workers = 2 }) {
-	const cluster = await startQueueCluster({ workers, start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
+async function openQueueCluster({ credentials, workflows, publish, workers = 2, env }) {
+	const cluster = await startQueueCluster({ workers, env, start: false, tarball: process.env.OMNICHANNEL_E2E_TARBALL });
 	try {
 		await cluster.main.importCredentials(credentials);
 		await cluster.main.importWorkflows(workflows);

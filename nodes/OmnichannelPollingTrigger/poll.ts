@@ -11,7 +11,7 @@ import { readConfig } from './parameters';
 import type { PollConfig } from './parameters';
 import { scanAfter } from './scan';
 import type { ListSource } from './scan';
-import { exclusive, readState, sameCursor, writeState } from './state';
+import { exclusive, pollKey, readState, rememberEmittedFrom, sameCursor, savePending, stateFingerprint, writeState } from './state';
 import type { PollState } from './state';
 
 /** Fetch Test Event looks at most this many pages for a record that passes the node's filters. */
@@ -45,8 +45,12 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	const list = eventList(config);
 	if (this.getMode() === 'manual') return output([await newestRecord(this, config, list)], config, list);
 
-	const staticData = this.getWorkflowStaticData('node');
-	const outcome = await exclusive(staticData, async () => {
+	const key = pollKey(this.getWorkflow().id, this.getNode());
+	const outcome = await exclusive(key, async () => {
+		const staticData = this.getWorkflowStaticData('node');
+		const read = stateFingerprint(staticData);
+		// n8n has not yet saved what the last poll of this node wrote: it would emit the same records.
+		if (savePending(key, read)) return null;
 		const state = readState(staticData, list.scope);
 		if (!state) {
 			// The first poll only records where to start.
@@ -55,9 +59,11 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		}
 		const { emit, next } = await nextRecords(this, config, list, state);
 		if (!sameCursor(next.cursor, state.cursor) || !sameCursor(next.created, state.created)) writeState(staticData, next);
-		return emit.length === 0 ? null : output(emit, config, list);
+		if (emit.length === 0) return null;
+		rememberEmittedFrom(key, read);
+		return output(emit, config, list);
 	});
-	// Another poll of this state was running: it emitted what was new.
+	// Another poll of this node was running: it emitted what was new.
 	return outcome.ran ? outcome.value : null;
 }
 

@@ -64,11 +64,19 @@ export function sameCursor(a: Cursor | undefined, b: Cursor | undefined): boolea
 }
 
 /**
- * Polls in flight, by the static data they work on. n8n starts a poll on
- * schedule even while the previous one still runs, on the same static data
- * object. A poll that finds another one running does no work: it waits until
- * that one has finished and then returns null (no execution); the next
- * scheduled poll carries on from the state the first one left.
+ * Polls in flight, by workflow and node. n8n starts a poll on schedule even
+ * while the previous one still runs. A poll that finds another one of the
+ * same node running does no work: it waits until that one has finished and
+ * then returns null (no execution); the next scheduled poll carries on from
+ * the state the first one left.
+ *
+ * Why by workflow and node, not by the static data object: with n8n's
+ * durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED) every poll gets a
+ * fresh copy of the node's static data, read from the cursor table. After an
+ * n8n restart several polls of the node then ran on copies of the same
+ * cursor, and each emitted the same records (measured in
+ * test/compat/v3-defaults.n8n.test.js). The workflow id and node id are the
+ * same for every copy.
  *
  * Why wait instead of returning at once: n8n 2.40 takes the workflow's
  * expression isolate for every scheduled poll and releases it when the poll
@@ -78,28 +86,68 @@ export function sameCursor(a: Cursor | undefined, b: Cursor | undefined): boolea
  * credential's header is an expression). Waiting makes every overlapping poll
  * end after the one that works.
  *
- * Keyed by the static data object itself: a republished workflow (new static
- * data) or a restarted n8n never waits for a poll of an old one, and nothing
- * of this is ever saved. No timer is involved: a poll ends by itself, its
- * requests being bounded by the transport's timeouts and attempts.
+ * Only this process's polls are seen (n8n runs polls on its leader main
+ * process), and nothing of this is ever saved, so a restarted n8n waits for
+ * nothing. No timer is involved: a poll ends by itself, its requests being
+ * bounded by the transport's timeouts and attempts.
  */
-const running = new WeakMap<object, Promise<void>>();
+const running = new Map<string, Promise<void>>();
 
 export type Exclusive<T> = { ran: true; value: T } | { ran: false };
 
-export async function exclusive<T>(staticData: object, run: () => Promise<T>): Promise<Exclusive<T>> {
-	const current = running.get(staticData);
+/** The key of one poll trigger node: the workflow's id and the node's (its name when it has no id). */
+export function pollKey(workflowId: string | undefined, node: { id?: string; name: string }): string {
+	return JSON.stringify([workflowId ?? '', node.id ?? node.name]);
+}
+
+export async function exclusive<T>(key: string, run: () => Promise<T>): Promise<Exclusive<T>> {
+	const current = running.get(key);
 	if (current) {
 		await current;
 		return { ran: false };
 	}
 	let finish: () => void = () => undefined;
 	// Set in the same synchronous step as the check above: no other poll can slip in between.
-	running.set(staticData, new Promise<void>((resolve) => (finish = resolve)));
+	running.set(key, new Promise<void>((resolve) => (finish = resolve)));
 	try {
 		return { ran: true, value: await run() };
 	} finally {
-		running.delete(staticData);
+		running.delete(key);
 		finish();
 	}
+}
+
+/**
+ * The state each node's last emitting poll started from, in this process.
+ * With durable poll cursors n8n saves a poll's new state together with the
+ * execution it starts, after the poll has returned, and a poll reads the
+ * state n8n had when it was scheduled. A poll that reads the very state the
+ * previous one emitted from, before n8n saved what that one wrote, would emit
+ * the same records again (measured after an n8n restart in
+ * test/compat/v3-defaults.n8n.test.js). Such a poll returns null instead, for
+ * at most PENDING_MS: if n8n refused to save (its lease on the poll was
+ * lost, so no execution ran either), the records come again after that.
+ * Without durable cursors the next poll reads the state the last one wrote,
+ * which differs, and this never applies.
+ */
+const emittedFrom = new Map<string, { state: string; at: number }>();
+/** n8n's default lease on a scheduled poll (N8N_SCHEDULER_LEASE_DURATION). */
+const PENDING_MS = 60_000;
+
+/** The saved state as read, to compare with what a later poll reads. */
+export function stateFingerprint(staticData: IDataObject): string {
+	return JSON.stringify(staticData[STATE_KEY] ?? null);
+}
+
+/** Whether `read` is the state this node's last emitting poll started from, moments ago. */
+export function savePending(key: string, read: string, now = Date.now()): boolean {
+	const last = emittedFrom.get(key);
+	if (!last) return false;
+	if (last.state === read && now - last.at < PENDING_MS) return true;
+	emittedFrom.delete(key);
+	return false;
+}
+
+export function rememberEmittedFrom(key: string, read: string, now = Date.now()): void {
+	emittedFrom.set(key, { state: read, at: now });
 }

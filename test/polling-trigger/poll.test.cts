@@ -182,6 +182,62 @@ describe('two polls on the same state', () => {
 	});
 });
 
+describe('two polls on copies of the same state (n8n durable poll cursors)', () => {
+	test('a poll started while the previous one still runs, each on its own copy of the static data, does no work; every record comes once', async () => {
+		const host = messages({ maxItems: 5000 });
+		await host.activate();
+		const batch = addMessages(600, T);
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		let requestsSeen = 0;
+		api.beforePage = async () => {
+			requestsSeen++;
+			if (requestsSeen === 1) await held;
+		};
+		const slow = host.pollOnCopy();
+		while (requestsSeen === 0) await new Promise((resolve) => setImmediate(resolve));
+		// After a restart n8n runs the activation poll and the polls that fell due meanwhile together, each on a fresh copy.
+		const overlapping = host.pollOnCopy();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(requestsSeen).toBe(1);
+		release();
+		const [first, second] = await Promise.all([slow, overlapping]);
+		expect(second).toBeNull();
+		expect(first?.map((json) => json.id)).toEqual(batch.map((m) => m.id));
+		expect(await host.pollOnCopy()).toBeNull();
+		expectEachOnceInOrder(host, batch.map((m) => m.id));
+	});
+});
+
+describe('a poll that starts before n8n saved the previous poll\'s state (n8n durable poll cursors)', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	test('it reads the state the previous poll emitted from: it does no work, and every record comes once', async () => {
+		const host = messages({ maxItems: 5000 });
+		await host.activate();
+		const batch = addMessages(30, T);
+		const first = await host.pollOnCopyUnsaved();
+		expect(first.outcome?.map((json) => json.id)).toEqual(batch.map((m) => m.id));
+		// The next poll, scheduled before n8n committed the first one's cursor with its execution.
+		expect(await host.pollOnCopy()).toBeNull();
+		first.save();
+		const later = addMessages(5, T + 1_000);
+		expect((await host.pollOnCopy())?.map((json) => json.id)).toEqual(later.map((m) => m.id));
+		expectEachOnceInOrder(host, [...batch, ...later].map((m) => m.id));
+	});
+
+	test('when n8n never saves it (its lease on the poll was lost, no execution ran), the records come again a minute later', async () => {
+		const host = messages({ maxItems: 5000 });
+		await host.activate();
+		const batch = addMessages(10, T);
+		const start = Date.now();
+		await host.pollOnCopyUnsaved();
+		expect(await host.pollOnCopy()).toBeNull();
+		jest.spyOn(Date, 'now').mockReturnValue(start + 61_000);
+		expect((await host.pollOnCopy())?.map((json) => json.id)).toEqual(batch.map((m) => m.id));
+	});
+});
+
 describe('restarts, republishing and failures', () => {
 	test('after a restart or a republish the node resumes from the state saved with the last emitted items', async () => {
 		const host = messages({ maxItems: 10 });

@@ -163,3 +163,66 @@ export function connectionError(
 	failedCalls.set(error, { method: call.method, endpoint: call.endpoint, retriesAllowed });
 	return error;
 }
+
+/** What n8n's SSRF protection blocked: an address or a hostname. */
+export interface SsrfBlock {
+	kind: 'ip' | 'hostname';
+	/** The blocked address or hostname, when n8n's error names it. */
+	target?: string;
+}
+
+const SSRF_ERROR_NAMES: Record<string, SsrfBlock['kind']> = {
+	SsrfBlockedIpError: 'ip',
+	SsrfBlockedHostnameError: 'hostname',
+};
+
+/**
+ * n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refuses the request
+ * before connecting. Its error classes live in n8n's own backend packages,
+ * which a community node cannot import, so they are recognised by name, on
+ * the error or its cause (httpRequestWithAuthentication wraps them in a
+ * NodeApiError).
+ */
+export function ssrfBlock(error: unknown): SsrfBlock | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const { name, ip, hostname } = current as { name?: unknown; ip?: unknown; hostname?: unknown };
+		const kind = typeof name === 'string' ? SSRF_ERROR_NAMES[name] : undefined;
+		if (kind) {
+			const target = kind === 'ip' ? ip : hostname;
+			return typeof target === 'string' && target ? { kind, target } : { kind };
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/**
+ * The request never left n8n: its SSRF protection blocked the API's address.
+ * Only the n8n administrator can change that, so the message names the
+ * settings to change rather than suggesting a retry.
+ */
+export function ssrfBlockedError(node: INode, baseUrl: string, block: SsrfBlock, itemIndex?: number): NodeApiError {
+	const host = new URL(baseUrl).hostname;
+	const why =
+		block.kind === 'hostname'
+			? `refuses requests to the hostnames its administrator blocked, and "${host}" is one of them`
+			: `refuses requests to private and local addresses, and the Base URL of the Omnichannel credential resolves to one${block.target ? ` (${block.target})` : ''}`;
+	let range = "the API's address range";
+	if (block.target) range = `${block.target}/${block.target.includes(':') ? 128 : 32}`;
+	const allow =
+		block.kind === 'hostname'
+			? `add "${host}" to N8N_SSRF_ALLOWED_HOSTNAMES`
+			: `add ${range} to N8N_SSRF_ALLOWED_IP_RANGES, or "${host}" to N8N_SSRF_ALLOWED_HOSTNAMES`;
+	return new NodeApiError(
+		node,
+		{ reason: 'blocked by SSRF protection' },
+		{
+			message: `n8n's SSRF protection blocked the request to the Omnichannel API at ${host}`,
+			description: `With N8N_SSRF_PROTECTION_ENABLED=true this n8n ${why}. Nothing was sent. To allow it, ask the n8n administrator to ${allow} in n8n's environment and restart n8n.`,
+			itemIndex,
+		},
+	);
+}

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, contextCredentials } from './credentials';
-import { connectionError, httpStatusError } from './errors';
+import { connectionError, httpStatusError, ssrfBlock, ssrfBlockedError } from './errors';
 import {
 	MAX_ATTEMPTS,
 	MAX_RETRY_AFTER_MS,
@@ -87,6 +87,8 @@ export async function apiRequest<T = IDataObject>(
 			});
 		} catch (error) {
 			if (cancelSignal(this)?.aborted) throw cancelledError(node);
+			const blocked = ssrfBlock(error);
+			if (blocked) throw ssrfBlockedError(node, baseUrl, blocked, itemIndex);
 			const failure = classifyTransportFailure(error);
 			if (!failure) {
 				throw new NodeApiError(

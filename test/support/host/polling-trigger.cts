@@ -110,6 +110,26 @@ export class PollHost {
 		return this.emitted(items);
 	}
 
+	/**
+	 * A poll as n8n's durable poll cursors run it (N8N_POLLER_DURABLE_CURSORS_ENABLED,
+	 * n8n 2.40 and later: trigger-execution-context.factory's __runPoll): a new
+	 * workflow object with its own copy of the saved static data and its own
+	 * isolate; whatever the copy changed is saved, with the execution when the
+	 * poll emitted, alone when it returned null.
+	 */
+	async pollOnCopy(): Promise<PollOutcome> {
+		const { outcome, save } = await this.pollOnCopyUnsaved();
+		save();
+		return outcome;
+	}
+
+	/** pollOnCopy, with the save left to the caller: n8n saves an emitting poll's state with its execution, after the poll returned. */
+	async pollOnCopyUnsaved(): Promise<{ outcome: PollOutcome; save: () => void }> {
+		const workflow = this.newWorkflow(JSON.parse(this.savedStaticData) as IDataObject);
+		const items = await this.run(workflow, 'trigger', 'activate', { held: false });
+		return { outcome: this.emitted(items), save: () => this.save(workflow) };
+	}
+
 	/** n8n stops and starts again: fresh module state, the database stays, activation mode "init". */
 	async restart(): Promise<PollOutcome> {
 		this.nodeType = loadPollingType();
@@ -140,8 +160,8 @@ export class PollHost {
 		return json;
 	}
 
-	private async run(workflow: Workflow, mode: 'trigger' | 'manual', activation: WorkflowActivateMode) {
-		const isolate = mode === 'manual' ? { held: true } : this.isolate;
+	private async run(workflow: Workflow, mode: 'trigger' | 'manual', activation: WorkflowActivateMode, ownIsolate?: Isolate) {
+		const isolate = mode === 'manual' ? { held: true } : (ownIsolate ?? this.isolate);
 		const context = new PollContext(workflow, this.node, this.additionalData(isolate), mode, activation);
 		isolate.held = true;
 		try {

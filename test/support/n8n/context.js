@@ -3,8 +3,10 @@
 // prepared n8n user folder with our packed package installed, and a
 // credential for the sandbox's seeded key. Files start the n8n server only
 // when they need it (triggers, credential tests); `n8n execute` needs none.
+// With OMNICHANNEL_N8N_URL set, the n8n is one started elsewhere
+// (harness/external.js), reached over HTTP only; `n8nEnv` cannot apply there.
 const { startSandbox } = require('../../../sandbox');
-const { startN8n, omnichannelCredential, sandboxClient } = require('../../../harness');
+const { startN8n, connectExternalN8n, omnichannelCredential, sandboxClient } = require('../../../harness');
 
 /**
  * Budget for a file's setup: on a bare machine the first file also installs
@@ -14,12 +16,15 @@ const SETUP_TIMEOUT_MS = 25 * 60 * 1000;
 /** One test: a few n8n CLI runs or polls of a few seconds each. */
 const TEST_TIMEOUT_MS = 3 * 60 * 1000;
 
-/** @param {{ sandbox?: object }} [options] startSandbox options (seed defaults to demo) */
-async function openContext({ sandbox: sandboxOptions = {} } = {}) {
+/**
+ * @param {{ sandbox?: object, n8nEnv?: object }} [options] startSandbox options
+ *   (seed defaults to demo); extra environment for n8n
+ */
+async function openContext({ sandbox: sandboxOptions = {}, n8nEnv } = {}) {
 	const sandbox = await startSandbox({ seed: 'demo', ...sandboxOptions });
 	let n8n;
 	try {
-		n8n = await startN8n({ start: false });
+		n8n = connectExternalN8n() ?? (await startN8n({ start: false, env: n8nEnv }));
 	} catch (error) {
 		await sandbox.close();
 		throw error;
