@@ -33,10 +33,10 @@ async function startRelay(targetPort) {
 	const acknowledgedMessages = new Set();
 	let responses = [];
 
-	const settle = (body, status) => {
+	const settle = (body, status, path, arrivedAt) => {
 		const at = Date.now();
-		responses.push({ at, status });
 		const messageId = messageIdOf(body);
+		responses.push({ at, status, path, arrivedAt, messageId });
 		if (status < 200 || status >= 300 || messageId === undefined || acknowledgedMessages.has(messageId)) return;
 		acknowledgedMessages.add(messageId);
 		for (const resolve of waiters.get(messageId) ?? []) resolve();
@@ -44,6 +44,7 @@ async function startRelay(targetPort) {
 	};
 
 	const server = http.createServer((request, response) => {
+		const arrivedAt = Date.now();
 		const chunks = [];
 		request.on('data', (chunk) => chunks.push(chunk));
 		request.on('error', () => response.destroy());
@@ -56,13 +57,13 @@ async function startRelay(targetPort) {
 				answer.on('end', () => {
 					response.writeHead(answer.statusCode, forwardable(answer.headers));
 					response.end(Buffer.concat(parts));
-					settle(body, answer.statusCode);
+					settle(body, answer.statusCode, request.url, arrivedAt);
 				});
 			});
 			upstream.on('error', () => {
 				response.writeHead(502);
 				response.end();
-				settle(body, 502);
+				settle(body, 502, request.url, arrivedAt);
 			});
 			upstream.end(body);
 		});
@@ -76,7 +77,7 @@ async function startRelay(targetPort) {
 			if (acknowledgedMessages.has(messageId)) return Promise.resolve();
 			return new Promise((resolve) => waiters.set(messageId, [...(waiters.get(messageId) ?? []), resolve]));
 		},
-		/** Every response n8n gave since the last reset: { at, status }. */
+		/** Every response n8n gave since the last reset: { at, status, path, arrivedAt (the request's arrival), messageId }. */
 		responses: () => responses,
 		reset() {
 			responses = [];
