@@ -39,6 +39,7 @@ const standaloneScenarios = {
 	window: require('./scenarios/window'),
 	'send-and-wait': require('./scenarios/send-and-wait'),
 	'send-and-wait-queue': { run: require('./scenarios/send-and-wait').runInQueueMode },
+	'send-and-wait-chat': require('./scenarios/send-and-wait-chat'),
 };
 
 /** Scenarios run inside n8n against the shared sandbox. */
