@@ -36,12 +36,17 @@
 //    in n8n during the phase, API requests (control GET /stats), and whether
 //    each resumed execution got its own reply, once.
 //
+// `send-and-wait-chat-queue` measures the same in queue mode (PostgreSQL,
+// Redis, deliveries and resume calls on the webhook process, the executions
+// on 2 workers).
+//
 //   BENCH_SAMPLES=30 BENCH_CHAT_WAITING=1000 npm run bench -- --only send-and-wait-chat
+//   npm run bench -- --only send-and-wait-chat-queue
 const crypto = require('crypto');
 const http = require('http');
 const os = require('os');
 
-const { freePort, startN8n, omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w, N8N_VERSION } = require('../../harness');
+const { freePort, startN8n, omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w, N8N_VERSION, startProcesses, startQueueCluster } = require('../../harness');
 const { startSandboxProcess } = require('../lib/sandboxProcess');
 const { startRelay } = require('../lib/intakeRelay');
 const { boundedInteger } = require('../lib/options');
@@ -183,21 +188,31 @@ async function post(url, json) {
 	return response.status;
 }
 
-async function setUp(sandbox) {
+/**
+ * n8n (regular: one server; queue: main, webhook process, 2 workers) behind
+ * the bench relay, with both workflows published.
+ */
+async function setUp(sandbox, queue) {
 	const credential = omnichannelCredential({ id: 'benchChatCred001', name: 'Bench sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	const port = await freePort();
-	const relay = await startRelay(port);
+	const tarball = process.env.BENCH_TARBALL || undefined;
+	const port = queue ? undefined : await freePort();
+	let cluster;
+	// Deliveries and resume calls go to the process that serves /webhook/ and /webhook-waiting/: the webhook process in queue mode.
+	const relay = await startRelay(queue ? () => cluster.webhook.port : port);
 	const peerRelay = await startPeerRelay();
-	const n8n = await startN8n({ start: false, port, tarball: process.env.BENCH_TARBALL || undefined, env: { WEBHOOK_URL: `${relay.url}/` } });
+	const env = { WEBHOOK_URL: `${relay.url}/` };
+	let n8n;
 	const dispose = async () => {
-		await n8n.dispose();
+		await (cluster ?? n8n)?.dispose();
 		await peerRelay.close();
 		await relay.close();
 	};
 	try {
+		cluster = queue ? await startQueueCluster({ start: false, tarball, env }) : undefined;
+		n8n = cluster ? cluster.main : await startN8n({ start: false, port, tarball, env });
 		await n8n.importCredentials([credential]);
 		await n8n.importWorkflows(workflowsFor(credential));
-		await n8n.start();
+		await (cluster ? startProcesses(cluster) : n8n.start());
 		await n8n.setupOwnerAndApiKey();
 		// The bench reads with a key of its own, so that n8n's key keeps the whole rate (the stats count both).
 		const { key } = await sandbox.client.control('POST', '/keys', {
@@ -402,20 +417,30 @@ async function measureLevel(context, state, waiting, replies, log) {
 		sent.set(conversationId, reply);
 		await sleep(REPLY_SPACING_MS);
 	}
-	const found = await waitFor(
+	const resumedExecutions = [];
+	// Finished executions that never reached Next: not a resume; kept for the results with what they ran.
+	const otherFinished = [];
+	let lastNextStart = 0;
+	await waitFor(
 		async () => {
 			const now = (await context.n8n.api.listExecutions({ workflowId: PEERS.chat.id, status: 'success', maxPages: 40 })).filter((e) => !state.finished.has(String(e.id)));
-			return now.length >= replies ? now : undefined;
+			for (const summary of now) {
+				const execution = await context.n8n.api.getExecution(summary.id);
+				state.finished.add(String(execution.id));
+				const runData = execution.data?.resultData?.runData ?? {};
+				if (!runData.Next) {
+					const ask = runData.Ask?.at(-1)?.data?.main?.[0]?.[0]?.json;
+					otherFinished.push({ id: execution.id, status: execution.status, nodes: Object.keys(runData), ask: ask ? JSON.stringify(ask).slice(0, 300) : undefined });
+					continue;
+				}
+				resumedExecutions.push(execution);
+				lastNextStart = Math.max(lastNextStart, runData.Next[0].startTime);
+			}
+			return resumedExecutions.length >= replies;
 		},
 		{ what: `${replies} resumed executions`, timeoutMs: 10 * 60_000, intervalMs: 500 },
 	);
-	const resumedExecutions = [];
-	let lastNextStart = 0;
-	for (const summary of found) {
-		const execution = await context.n8n.api.getExecution(summary.id);
-		resumedExecutions.push(execution);
-		lastNextStart = Math.max(lastNextStart, execution.data.resultData.runData.Next[0].startTime);
-	}
+	if (otherFinished.length > 0) log(`scale ${waiting}: finished without reaching Next: ${JSON.stringify(otherFinished)}`);
 	const phaseSeconds = (lastNextStart - phaseStarted) / 1000;
 	const stats = await context.control('GET', '/stats');
 	await sleep(QUIET_MS);
@@ -429,7 +454,6 @@ async function measureLevel(context, state, waiting, replies, log) {
 	let ownReply = 0;
 	const resumedPerConversation = new Map();
 	for (const execution of resumedExecutions) {
-		state.finished.add(String(execution.id));
 		const runData = execution.data.resultData.runData;
 		const answer = runData.Ask.at(-1).data.main[0][0].json;
 		const conversationId = answer.conversationId;
@@ -440,6 +464,15 @@ async function measureLevel(context, state, waiting, replies, log) {
 	const stillWaiting = await countWaiting(context);
 
 	const toN8n = relayed.filter((r) => r.path.startsWith('/webhook/'));
+	// Deliveries during the phase that were not about the K replies: retries of earlier events the sandbox saw fail (no answer within 10 s under load).
+	const replyIds = new Set([...sent.values()].map((reply) => reply.id));
+	const ofReplies = toN8n.filter((r) => replyIds.has(r.messageId));
+	const others = toN8n.filter((r) => !replyIds.has(r.messageId));
+	const otherMessages = [];
+	for (const id of [...new Set(others.map((r) => r.messageId))].slice(0, 50)) {
+		const message = id ? await context.control('GET', `/messages/${id}`).catch(() => undefined) : undefined;
+		otherMessages.push({ id, attributed_to: message?.attributed_to, content: message ? String(message.content).slice(0, 40) : undefined, created_at: message?.created_at });
+	}
 	const handOvers = relayed.filter((r) => r.path.startsWith('/webhook-waiting/'));
 	const statusCounts = (list) => list.reduce((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
 	const requests = stats.requests;
@@ -453,6 +486,11 @@ async function measureLevel(context, state, waiting, replies, log) {
 		deliveries_logged: deliveries.length,
 		deliveries_per_inbound: Math.round((deliveries.length / replies) * 100) / 100,
 		deliveries_seen_by_relay: toN8n.length,
+		deliveries_of_the_replies: ofReplies.length,
+		deliveries_of_the_replies_per_inbound: Math.round((ofReplies.length / replies) * 100) / 100,
+		deliveries_of_other_events: others.length,
+		other_events: otherMessages,
+		retried_attempts_logged: deliveries.filter((d) => d.attempt > 1).length,
 		delivery_statuses: statusCounts(toN8n),
 		resume_calls: handOvers.length,
 		resume_call_statuses: statusCounts(handOvers),
@@ -466,6 +504,7 @@ async function measureLevel(context, state, waiting, replies, log) {
 		api_requests_per_s: Math.round((requests / phaseSeconds) * 100) / 100,
 		api_share_of_rate_percent: Math.round((requests / phaseSeconds / RATE_LIMIT) * 1000) / 10,
 		resumed: resumedExecutions.length,
+		finished_without_next: otherFinished,
 		resumed_with_own_reply: ownReply,
 		resumed_exactly_once: resumedOnce,
 		still_waiting_after: stillWaiting,
@@ -540,6 +579,7 @@ function markdown(name, results) {
 		'# Send and Wait answered in the chat benchmark',
 		'',
 		`Measured ${results.measured_at} in n8n ${results.n8n}, ${results.mode} mode, ${results.machine.cpus} CPUs, by \`${results.command}\`.`,
+		`n8n's expression engine: ${Object.keys(results.n8n_expression_engine_settings ?? {}).length ? Object.entries(results.n8n_expression_engine_settings).map(([k, v]) => `${k}=${v}`).join(', ') : "n8n's defaults"}.`,
 		`Sandbox latency ${results.sandbox.latency_ms} ms (jitter ${results.sandbox.jitter_ms} ms), rate limit ${results.sandbox.rate_limit_per_second} requests/s per key, the same for both peers.`,
 		'',
 		`## From the reply's creation at the service to the next node (${results.samples} samples each, alternating)`,
@@ -571,6 +611,10 @@ function markdown(name, results) {
 			row('deliveries to n8n (sandbox log)', 'deliveries_logged'),
 			row('**deliveries to n8n per inbound message**', 'deliveries_per_inbound'),
 			row('deliveries seen by the bench relay, by status', 'delivery_statuses', (v) => JSON.stringify(v)),
+			row('of them: deliveries of the K replies', 'deliveries_of_the_replies'),
+			row('**deliveries of the replies per inbound message**', 'deliveries_of_the_replies_per_inbound'),
+			row('of them: deliveries of earlier events (the sandbox retrying what it saw fail)', 'deliveries_of_other_events'),
+			row('attempts after a first one in the sandbox log', 'retried_attempts_logged'),
 			row("resume calls to n8n's /webhook-waiting/ (the trigger's hand-overs), by status", 'resume_call_statuses', (v) => JSON.stringify(v)),
 			row('requests to n8n per inbound message (deliveries + hand-overs)', 'n8n_requests_per_inbound'),
 			row('executions created in n8n during the replies', 'executions_created_during_phase'),
@@ -599,7 +643,7 @@ function markdown(name, results) {
 	return lines.join('\n');
 }
 
-async function run({ log }) {
+async function measure({ name, queue, log }) {
 	const samples = boundedInteger('BENCH_SAMPLES', process.env.BENCH_SAMPLES, 30, MAX_SAMPLES);
 	const top = boundedInteger('BENCH_CHAT_WAITING', process.env.BENCH_CHAT_WAITING, 1000, MAX_WAITING);
 	const replies = boundedInteger('BENCH_CHAT_REPLIES', process.env.BENCH_CHAT_REPLIES, 20, MAX_REPLIES);
@@ -607,7 +651,7 @@ async function run({ log }) {
 	const sandbox = await startSandboxProcess();
 	try {
 		const faults = await sandbox.client.control('GET', '/faults');
-		const context = await setUp(sandbox);
+		const context = await setUp(sandbox, queue);
 		try {
 			const { latency, parts } = await measureSpeed(context, samples, log);
 			const speed = speedSummary(latency, parts);
@@ -616,9 +660,11 @@ async function run({ log }) {
 			const results = {
 				measured_at: new Date().toISOString(),
 				n8n: N8N_VERSION,
-				mode: 'regular (SQLite)',
+				mode: queue ? 'queue (PostgreSQL, Redis, main, 2 workers, a webhook process)' : 'regular (SQLite)',
 				machine: { cpus: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30) },
-				command: `BENCH_SAMPLES=${samples} BENCH_CHAT_WAITING=${top} BENCH_CHAT_REPLIES=${replies} npm run bench -- --only send-and-wait-chat`,
+				command: `BENCH_SAMPLES=${samples} BENCH_CHAT_WAITING=${top} BENCH_CHAT_REPLIES=${replies} npm run bench -- --only ${name}`,
+				// n8n takes its settings from the bench's environment; the expression engine's decide much of a webhook's cost.
+				n8n_expression_engine_settings: Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('N8N_EXPRESSION_ENGINE'))),
 				sandbox: { latency_ms: faults.latency_ms, jitter_ms: faults.jitter_ms, rate_limit_per_second: faults.rate_limit_per_second },
 				samples,
 				peers: Object.fromEntries(Object.entries(PEERS).map(([key, peer]) => [key, { label: peer.label, latency_ms: latency[key], ...speed.summary[key], samples_ms: parts[key] }])),
@@ -630,7 +676,7 @@ async function run({ log }) {
 				goals: goalsOf(speed, scale),
 			};
 			for (const goal of results.goals) log(`${goal.met ? 'met   ' : 'MISSED'} ${goal.goal}: ${goal.value}`);
-			return { json: results, markdown: markdown('send-and-wait-chat', results) };
+			return { json: results, markdown: markdown(name, results) };
 		} finally {
 			await context.dispose();
 		}
@@ -639,4 +685,8 @@ async function run({ log }) {
 	}
 }
 
-module.exports = { run, markdown };
+/** @param {{ log: (message: string) => void }} options */
+const run = ({ log }) => measure({ name: 'send-and-wait-chat', queue: false, log });
+const runInQueueMode = ({ log }) => measure({ name: 'send-and-wait-chat-queue', queue: true, log });
+
+module.exports = { run, runInQueueMode, markdown };
