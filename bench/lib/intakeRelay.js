@@ -25,8 +25,12 @@ function messageIdOf(body) {
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 const forwardable = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 
-/** @param {number} targetPort n8n's port on 127.0.0.1 */
+/**
+ * @param {number | (() => number)} targetPort n8n's port on 127.0.0.1, or a function
+ *   that gives it (queue mode: the webhook process's port is chosen after the relay's)
+ */
 async function startRelay(targetPort) {
+	const portOf = typeof targetPort === 'function' ? targetPort : () => targetPort;
 	const agent = new http.Agent({ keepAlive: true });
 	/** messageId -> resolvers waiting for its first 2xx */
 	const waiters = new Map();
@@ -50,7 +54,7 @@ async function startRelay(targetPort) {
 		request.on('error', () => response.destroy());
 		request.on('end', () => {
 			const body = Buffer.concat(chunks);
-			const options = { host: '127.0.0.1', port: targetPort, method: request.method, path: request.url, headers: forwardable(request.headers), agent };
+			const options = { host: '127.0.0.1', port: portOf(), method: request.method, path: request.url, headers: forwardable(request.headers), agent };
 			const upstream = http.request(options, (answer) => {
 				const parts = [];
 				answer.on('data', (part) => parts.push(part));
