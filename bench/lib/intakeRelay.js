@@ -25,18 +25,22 @@ function messageIdOf(body) {
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 const forwardable = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 
-/** @param {number} targetPort n8n's port on 127.0.0.1 */
+/**
+ * @param {number | (() => number)} targetPort n8n's port on 127.0.0.1, or a function
+ *   that gives it (queue mode: the webhook process's port is chosen after the relay's)
+ */
 async function startRelay(targetPort) {
+	const portOf = typeof targetPort === 'function' ? targetPort : () => targetPort;
 	const agent = new http.Agent({ keepAlive: true });
 	/** messageId -> resolvers waiting for its first 2xx */
 	const waiters = new Map();
 	const acknowledgedMessages = new Set();
 	let responses = [];
 
-	const settle = (body, status) => {
+	const settle = (body, status, path, arrivedAt) => {
 		const at = Date.now();
-		responses.push({ at, status });
 		const messageId = messageIdOf(body);
+		responses.push({ at, status, path, arrivedAt, messageId });
 		if (status < 200 || status >= 300 || messageId === undefined || acknowledgedMessages.has(messageId)) return;
 		acknowledgedMessages.add(messageId);
 		for (const resolve of waiters.get(messageId) ?? []) resolve();
@@ -44,25 +48,26 @@ async function startRelay(targetPort) {
 	};
 
 	const server = http.createServer((request, response) => {
+		const arrivedAt = Date.now();
 		const chunks = [];
 		request.on('data', (chunk) => chunks.push(chunk));
 		request.on('error', () => response.destroy());
 		request.on('end', () => {
 			const body = Buffer.concat(chunks);
-			const options = { host: '127.0.0.1', port: targetPort, method: request.method, path: request.url, headers: forwardable(request.headers), agent };
+			const options = { host: '127.0.0.1', port: portOf(), method: request.method, path: request.url, headers: forwardable(request.headers), agent };
 			const upstream = http.request(options, (answer) => {
 				const parts = [];
 				answer.on('data', (part) => parts.push(part));
 				answer.on('end', () => {
 					response.writeHead(answer.statusCode, forwardable(answer.headers));
 					response.end(Buffer.concat(parts));
-					settle(body, answer.statusCode);
+					settle(body, answer.statusCode, request.url, arrivedAt);
 				});
 			});
 			upstream.on('error', () => {
 				response.writeHead(502);
 				response.end();
-				settle(body, 502);
+				settle(body, 502, request.url, arrivedAt);
 			});
 			upstream.end(body);
 		});
@@ -76,7 +81,7 @@ async function startRelay(targetPort) {
 			if (acknowledgedMessages.has(messageId)) return Promise.resolve();
 			return new Promise((resolve) => waiters.set(messageId, [...(waiters.get(messageId) ?? []), resolve]));
 		},
-		/** Every response n8n gave since the last reset: { at, status }. */
+		/** Every response n8n gave since the last reset: { at, status, path, arrivedAt (the request's arrival), messageId }. */
 		responses: () => responses,
 		reset() {
 			responses = [];

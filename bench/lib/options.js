@@ -8,8 +8,10 @@
 //   npm run bench -- --only window     the trigger's de-duplication window (also: npm run bench:window)
 //   npm run bench -- --only send-and-wait        Send and Wait beside n8n's Wait node (also: npm run bench:send-and-wait)
 //   npm run bench -- --only send-and-wait-queue  the same in queue mode
+//   npm run bench -- --only send-and-wait-chat   Send and Wait answered in the chat, beside the Wait node resumed by a relay
+//   npm run bench -- --only send-and-wait-chat-queue  the same in queue mode
 
-const SCENARIOS = ['sandbox', 'reads', 'sends', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'window', 'send-and-wait', 'send-and-wait-queue'];
+const SCENARIOS = ['sandbox', 'reads', 'sends', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue'];
 const DEFAULT_RUNS = 3;
 /** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
 const MAX_RUNS = 20;
