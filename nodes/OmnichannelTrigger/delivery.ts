@@ -1,7 +1,7 @@
 import type { KeyObject } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { admitDelivery } from './eventsInProcess';
+import { admitCopy } from './eventsInProcess';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
 import { eventFilters, manualSigningSecret, usesManualRegistration } from './parameters';
@@ -122,11 +122,12 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	// event's id (docs/api-assumptions.md, "Webhook deliveries"); the
 	// execution's ledger check reads the body.
 	if (event.id !== delivery.id) return refuse(context, 400, 'event id does not match X-Service-Webhook-Id');
-	const admission = admitDelivery(trigger, event.id);
+	// A copy arriving while another is being started waits for its outcome (eventsInProcess.ts).
+	const admission = await admitCopy(trigger, event.id, context.getResponseObject());
 	if (admission === 'started') return skip('duplicate');
-	// Not a 2xx: should n8n fail to create that copy's execution, this one,
-	// retried by the sender, still runs.
-	if (admission === 'starting') return refuse(context, 409, 'a copy of this event is being started; retry later');
+	// Not a 2xx: should n8n have failed to create that copy's execution, this
+	// one, retried by the sender, still runs.
+	if (admission === 'unknown') return refuse(context, 409, 'a copy of this event is being started; retry later');
 
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).
