@@ -272,6 +272,42 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		for (const id of ids) expect(await quick.recordEvent(helpers, NODE, id, quietLog)).toBe('duplicate');
 	});
 
+	test('a process under constant load gives its lock back: another process\'s checks never run without it', async () => {
+		const table = new ProcessedDataTable(1);
+		const helpers = table.helpers('wf', 'node-1');
+		const busy = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		const other = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		// The other process gives up waiting long before the busy one runs out of executions.
+		const timing = { ...TIMING, giveUpMs: 1_000, holdMs: 100 };
+		busy.setLockTiming(timing);
+		other.setLockTiming(timing);
+		const warnings = [];
+		const log = { warn: (message) => warnings.push(message) };
+		// Its window writes take longer than executions take to arrive: its queue never empties.
+		const slowWrites = {
+			checkProcessedAndRecord: async (items, scope, options) => {
+				if (scope === 'node') await sleep(40);
+				return await helpers.checkProcessedAndRecord(items, scope, options);
+			},
+			clearAllProcessedItems: helpers.clearAllProcessedItems,
+		};
+		const busyIds = Array.from({ length: 150 }, (_, index) => `evt_busy_${index}`);
+		const busyChecks = busyIds.map(async (id, index) => {
+			await sleep(index * 20);
+			return await busy.recordEvent(slowWrites, NODE, id, log);
+		});
+		await sleep(100);
+		const otherIds = ['evt_other_1', 'evt_other_2', 'evt_busy_0'];
+		const otherVerdicts = [];
+		for (const id of otherIds) otherVerdicts.push(await other.recordEvent(helpers, NODE, id, log));
+		const busyVerdicts = await Promise.all(busyChecks);
+		await Promise.all([busy.whenIdle(), other.whenIdle()]);
+		expect(warnings).toEqual([]);
+		expect(otherVerdicts).toEqual(['first', 'first', 'duplicate']);
+		expect(busyVerdicts.every((verdict) => verdict === 'first')).toBe(true);
+		expect(table.rows.has('wf|')).toBe(false);
+	});
+
 	test('a failed release is logged; the verdicts stand', async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
@@ -285,6 +321,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 			},
 		};
 		expect(await ledger.recordEvent(failingRelease, NODE, 'evt_x', { warn: (message) => warnings.push(message) })).toBe('first');
+		await ledger.whenIdle();
 		expect(warnings.join('\n')).toMatch(/could not release the de-duplication lock: connection terminated/);
 	});
 });
