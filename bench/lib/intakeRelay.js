@@ -25,9 +25,15 @@ function messageIdOf(body) {
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 const forwardable = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 
-/** @param {number} targetPort n8n's port on 127.0.0.1 */
-async function startRelay(targetPort) {
+/**
+ * @param {number | number[]} targetPorts n8n's port on 127.0.0.1, or several
+ *   (queue mode's webhook processes), which then take the requests in turn as
+ *   behind a round-robin load balancer; `retarget` sets them later.
+ */
+async function startRelay(targetPorts) {
 	const agent = new http.Agent({ keepAlive: true });
+	let targets = [].concat(targetPorts ?? []);
+	let turn = 0;
 	/** messageId -> resolvers waiting for its first 2xx */
 	const waiters = new Map();
 	const acknowledgedMessages = new Set();
@@ -49,7 +55,8 @@ async function startRelay(targetPort) {
 		request.on('error', () => response.destroy());
 		request.on('end', () => {
 			const body = Buffer.concat(chunks);
-			const options = { host: '127.0.0.1', port: targetPort, method: request.method, path: request.url, headers: forwardable(request.headers), agent };
+			const port = targets[turn++ % targets.length];
+			const options = { host: '127.0.0.1', port, method: request.method, path: request.url, headers: forwardable(request.headers), agent };
 			const upstream = http.request(options, (answer) => {
 				const parts = [];
 				answer.on('data', (part) => parts.push(part));
@@ -75,6 +82,10 @@ async function startRelay(targetPort) {
 		acknowledged(messageId) {
 			if (acknowledgedMessages.has(messageId)) return Promise.resolve();
 			return new Promise((resolve) => waiters.set(messageId, [...(waiters.get(messageId) ?? []), resolve]));
+		},
+		/** The n8n ports requests go to from now on. */
+		retarget(ports) {
+			targets = [].concat(ports);
 		},
 		/** Every response n8n gave since the last reset: { at, status }. */
 		responses: () => responses,
