@@ -41,6 +41,7 @@ const standaloneScenarios = {
 	window: require('./scenarios/window'),
 	'send-and-wait': require('./scenarios/send-and-wait'),
 	'send-and-wait-queue': { run: require('./scenarios/send-and-wait').runInQueueMode },
+	'lock-calls': require('./scenarios/lock-calls'),
 };
 
 /** Scenarios run inside n8n against the shared sandbox. */

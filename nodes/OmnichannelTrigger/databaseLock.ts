@@ -46,7 +46,7 @@ export interface LockTiming {
 	holdMs?: number;
 }
 
-export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 1_000, giveUpMs: 120_000, holdMs: 1_000 };
+export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 1_000, giveUpMs: 120_000, holdMs: 500 };
 
 const LOCK: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 

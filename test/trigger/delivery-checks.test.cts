@@ -135,6 +135,20 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		expect(table.calls).toBe(6);
 	});
 
+	test('executions checked one after another share one lock: the lock\'s calls are paid once, not per check', async () => {
+		const table = new ProcessedDataTable();
+		const helpers = table.helpers('wf', 'node-1');
+		const ledger = processLedger();
+		const verdicts: string[] = [];
+		// Each execution's first step starts as soon as the one before has its verdict.
+		for (let index = 0; index < 8; index++) verdicts.push(await ledger.recordEvent(helpers, NODE_1, `evt_${index}`, quietLog));
+		await ledger.whenIdle();
+		expect(verdicts.every((verdict) => verdict === 'first')).toBe(true);
+		// 8 window checks, and the lock once: take it, stamp it, release (is it still ours, delete).
+		expect(table.calls).toBe(8 + 4);
+		expect(table.rows.has('wf|')).toBe(false);
+	});
+
 	test('the window keeps the newest 40,000 ids', async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
