@@ -153,6 +153,8 @@ async function measureIntake(kind, entry, context, { count, measured }) {
 			duplicateDeliveries: attempts.filter((attempt) => attempt.duplicate).length,
 			failedAttempts: attempts.length - accepted,
 			conflicts: attempts.filter((attempt) => attempt.status === 409).length,
+			// Kept in the raw runs only: what the deliveries not acknowledged were answered.
+			notAcknowledgedStatuses: attempts.filter((attempt) => !attempt.ok).map((attempt) => attempt.status ?? attempt.error ?? null),
 			accepted,
 			intakeS,
 			acceptedPerS: accepted / intakeS,
