@@ -16,6 +16,8 @@
 //   BENCH_SKIP_BUILD=1 ...                         use the dist/ already built
 //   BENCH_TARBALL=/path/pkg.tgz ...                measure that package instead
 //                                                  (a release, or a patch to compare)
+//   ... --only webhooks-queue                      webhook intake in queue mode, 1 and 2
+//                                                  webhook processes (BENCH_QUEUE_INTAKE_EVENTS)
 //   BENCH_PROFILE=1 ... --only webhooks-lazy       CPU-profile n8n during each intake
 //                                                  window (BENCH_PROFILE_DIR keeps the
 //                                                  raw .cpuprofile files)
@@ -42,6 +44,7 @@ const standaloneScenarios = {
 	'send-and-wait-queue': { run: require('./scenarios/send-and-wait').runInQueueMode },
 	'send-and-wait-chat': require('./scenarios/send-and-wait-chat'),
 	'send-and-wait-chat-queue': { run: require('./scenarios/send-and-wait-chat').runInQueueMode },
+	'lock-calls': require('./scenarios/lock-calls'),
 };
 
 /** Scenarios run inside n8n against the shared sandbox. */
@@ -52,6 +55,7 @@ const n8nScenarios = {
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },
 	queue: require('./scenarios/queue'),
+	'webhooks-queue': require('./scenarios/webhooks-queue'),
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);

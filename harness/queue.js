@@ -8,6 +8,7 @@
 //   const cluster = await startQueueCluster();          // workers: 2
 //   cluster.main.api / cluster.main.importWorkflows(...) // as with startN8n
 //   cluster.webhook.baseUrl                              // where the service delivers
+//   startQueueCluster({ webhooks: 2 }).webhooks          // several webhook processes (webhook is the first)
 //   await cluster.restart('webhook');                    // 'main' | 'webhook' | 'worker' | 'all'
 //   await cluster.dispose();
 const crypto = require('crypto');
@@ -34,24 +35,28 @@ async function stopAll(parts) {
 }
 
 class QueueCluster {
-	constructor({ root, postgres, redis, main, workers, webhook }) {
+	constructor({ root, postgres, redis, main, workers, webhooks }) {
 		this.root = root;
 		this.postgres = postgres;
 		this.redis = redis;
 		this.main = main;
 		this.workers = workers;
-		this.webhook = webhook;
+		this.webhooks = webhooks;
+		/** The webhook process (the first, when there are several): the URL triggers register. */
+		this.webhook = webhooks[0];
 	}
 
 	get n8nProcesses() {
-		return [this.main, this.webhook, ...this.workers];
+		return [this.main, ...this.webhooks, ...this.workers];
 	}
 
 	/** Which process serves what, for the demo and for logs. */
 	describe() {
 		return [
 			`main          ${this.main.baseUrl}  (editor, REST and public API, publishes triggers; also serves /webhook/*)`,
-			`webhook       ${this.webhook.baseUrl}  (production /webhook/* and /mcp/*: the URL triggers register)`,
+			...this.webhooks.map(
+				(webhook, index) => `webhook${this.webhooks.length > 1 ? ` ${index + 1}` : '  '}    ${webhook.baseUrl}  (production /webhook/* and /mcp/*${index === 0 ? ': the URL triggers register' : ''})`,
+			),
 			...this.workers.map((worker, index) => `worker ${index + 1}      health on ${worker.baseUrl}  (runs executions)`),
 			`postgres      127.0.0.1:${this.postgres.port}  (pid ${this.postgres.pid})`,
 			`redis         127.0.0.1:${this.redis.port}  (pid ${this.redis.pid})`,
@@ -65,7 +70,7 @@ class QueueCluster {
 	async restart(role) {
 		const targets = {
 			main: [this.main],
-			webhook: [this.webhook],
+			webhook: this.webhooks,
 			worker: this.workers,
 			all: this.n8nProcesses,
 		}[role];
@@ -98,12 +103,13 @@ class QueueCluster {
  * answers /healthz/readiness.
  * @param {object} [options]
  * @param {number} [options.workers] how many `n8n worker` processes (2)
+ * @param {number} [options.webhooks] how many `n8n webhook` processes (1); WEBHOOK_URL names the first
  * @param {string} [options.tarball] an `npm pack` output; packs the repo when omitted
  * @param {object} [options.env] extra environment for every n8n process
  * @param {boolean} [options.start] false to prepare (CLI imports) before `startProcesses`
  * @param {number} [options.mainPort] main's port (editor, API); a free one when omitted
  */
-async function startQueueCluster({ workers = 2, tarball, env = {}, start = true, mainPort } = {}) {
+async function startQueueCluster({ workers = 2, webhooks = 1, tarball, env = {}, start = true, mainPort } = {}) {
 	ensureServicePackages();
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-queue-'));
 	const started = [];
@@ -138,13 +144,14 @@ async function startQueueCluster({ workers = 2, tarball, env = {}, start = true,
 			return n8n;
 		};
 		const main = await processOf('main', 'start', mainPort ?? (await freePort()));
-		const webhook = await processOf('webhook', 'webhook', webhookPort);
+		const webhookProcesses = [await processOf('webhook', 'webhook', webhookPort)];
+		for (let index = 1; index < webhooks; index++) webhookProcesses.push(await processOf(`webhook${index + 1}`, 'webhook', await freePort()));
 		const workerProcesses = [];
 		for (let index = 0; index < workers; index++) {
 			const port = await freePort();
 			workerProcesses.push(await processOf(`worker${index + 1}`, 'worker', port, { QUEUE_HEALTH_CHECK_PORT: String(port) }));
 		}
-		const cluster = new QueueCluster({ root, postgres, redis, main, workers: workerProcesses, webhook });
+		const cluster = new QueueCluster({ root, postgres, redis, main, workers: workerProcesses, webhooks: webhookProcesses });
 		if (start) await startProcesses(cluster);
 		return cluster;
 	} catch (error) {
@@ -157,7 +164,7 @@ async function startQueueCluster({ workers = 2, tarball, env = {}, start = true,
 /** Starts the n8n processes of a prepared cluster: main first (migrations), then the others together. */
 async function startProcesses(cluster) {
 	await cluster.main.start();
-	await Promise.all([cluster.webhook, ...cluster.workers].map((n8n) => n8n.start()));
+	await Promise.all([...cluster.webhooks, ...cluster.workers].map((n8n) => n8n.start()));
 }
 
 /**

@@ -26,12 +26,17 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
 const forwardable = (headers) => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 
 /**
- * @param {number | (() => number)} targetPort n8n's port on 127.0.0.1, or a function
- *   that gives it (queue mode: the webhook process's port is chosen after the relay's)
+ * @param {number | number[] | (() => number)} targetPorts n8n's port on
+ *   127.0.0.1; several (queue mode's webhook processes), which then take the
+ *   requests in turn as behind a round-robin load balancer; or a function that
+ *   gives it (the webhook process's port is chosen after the relay's).
+ *   `retarget` sets them later.
  */
-async function startRelay(targetPort) {
-	const portOf = typeof targetPort === 'function' ? targetPort : () => targetPort;
+async function startRelay(targetPorts) {
 	const agent = new http.Agent({ keepAlive: true });
+	let targets = typeof targetPorts === 'function' ? targetPorts : [].concat(targetPorts ?? []);
+	let turn = 0;
+	const nextPort = () => (typeof targets === 'function' ? targets() : targets[turn++ % targets.length]);
 	/** messageId -> resolvers waiting for its first 2xx */
 	const waiters = new Map();
 	const acknowledgedMessages = new Set();
@@ -54,7 +59,7 @@ async function startRelay(targetPort) {
 		request.on('error', () => response.destroy());
 		request.on('end', () => {
 			const body = Buffer.concat(chunks);
-			const options = { host: '127.0.0.1', port: portOf(), method: request.method, path: request.url, headers: forwardable(request.headers), agent };
+			const options = { host: '127.0.0.1', port: nextPort(), method: request.method, path: request.url, headers: forwardable(request.headers), agent };
 			const upstream = http.request(options, (answer) => {
 				const parts = [];
 				answer.on('data', (part) => parts.push(part));
@@ -80,6 +85,10 @@ async function startRelay(targetPort) {
 		acknowledged(messageId) {
 			if (acknowledgedMessages.has(messageId)) return Promise.resolve();
 			return new Promise((resolve) => waiters.set(messageId, [...(waiters.get(messageId) ?? []), resolve]));
+		},
+		/** The n8n ports requests go to from now on. */
+		retarget(ports) {
+			targets = [].concat(ports);
 		},
 		/** Every response n8n gave since the last reset: { at, status, path, arrivedAt (the request's arrival), messageId }. */
 		responses: () => responses,

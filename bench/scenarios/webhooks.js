@@ -46,6 +46,7 @@ const COLUMNS = [
 	{ key: 'deliveries', label: 'Deliveries', digits: 0 },
 	{ key: 'duplicateDeliveries', label: 'Of them duplicates', digits: 0 },
 	{ key: 'failedAttempts', label: 'Not acknowledged', digits: 0 },
+	{ key: 'conflicts', label: 'Of them 409 (outcome of a copy not known in time)', digits: 0 },
 	{ key: 'executions', label: 'Executions started', digits: 0 },
 	{ key: 'distinctEventsExecuted', label: 'Distinct events executed', digits: 0 },
 	{ key: 'extraExecutions', label: 'Executions beyond one per event', digits: 0 },
@@ -172,6 +173,9 @@ function metricsOf(peer, { attempts, accepted, intakeS, executions, warmUpEventI
 		deliveries: attempts.length,
 		duplicateDeliveries: attempts.filter((attempt) => attempt.duplicate).length,
 		failedAttempts: attempts.length - accepted,
+		conflicts: attempts.filter((attempt) => attempt.status === 409).length,
+		// Kept in the raw runs only: what the deliveries not acknowledged were answered.
+		notAcknowledgedStatuses: attempts.filter((attempt) => !attempt.ok).map((attempt) => attempt.status ?? attempt.error ?? null),
 		accepted,
 		intakeS,
 		acceptedPerS: accepted / intakeS,
@@ -188,9 +192,15 @@ function targets(summary) {
 	const percent = (ratio) => `${(100 * ratio).toFixed(1)}%`;
 	const exactlyOnce = ours.extraExecutions.max === 0 && ours.distinctEventsExecuted.min === EVENTS && ours.executions.max === EVENTS;
 	return [
-		{ target: "at least 90% of the minimal community trigger's rate (medians)", value: percent(ratioTo('minimal')), met: ratioTo('minimal') >= 0.9 },
-		// n8n spares only its own Webhook node the expression isolate, so this one is a reference, not a goal.
-		{ target: "against n8n's own Webhook node (medians)", value: percent(ratioTo('webhook')), met: null },
+		{ target: "at least 100% of the minimal community trigger's rate (medians)", value: percent(ratioTo('minimal')), met: ratioTo('minimal') >= 1 },
+		// n8n spares only its own Webhook node the expression isolate (live-webhooks.js, webhookPhaseNeedsIsolate):
+		// no community node can, so the 90% of the issue is reported, not required.
+		{ target: "against n8n's own Webhook node (medians; 90% wanted where n8n lets a node get there)", value: percent(ratioTo('webhook')), met: null },
+		{
+			target: 'every delivery to our trigger answered 2xx (0 not acknowledged, of them 409s) in every run',
+			value: `${ours.failedAttempts.max} not acknowledged at most, ${ours.conflicts.max} of them 409`,
+			met: ours.failedAttempts.max === 0,
+		},
 		{
 			target: `exactly one execution per distinct event id (${EVENTS} events) in every run`,
 			value: `${ours.executions.min}–${ours.executions.max} executions, ${ours.distinctEventsExecuted.min}–${ours.distinctEventsExecuted.max} distinct`,

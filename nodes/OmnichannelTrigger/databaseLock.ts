@@ -39,9 +39,14 @@ export interface LockTiming {
 	renewMs: number;
 	/** Past this, the check runs without the lock and says so in the log. */
 	giveUpMs: number;
+	/**
+	 * How long one process keeps the lock across the checks of a busy spell
+	 * (eventsInDatabase.ts) before giving it back for others to take.
+	 */
+	holdMs?: number;
 }
 
-export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 1_000, giveUpMs: 120_000 };
+export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 1_000, giveUpMs: 120_000, holdMs: 500 };
 
 const LOCK: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { admitDelivery } from './eventsInProcess';
+import { admitCopy } from './eventsInProcess';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
 import { routeChatReply } from './replyRouting';
@@ -133,12 +133,13 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (!isSubscribed(subscription, event.type)) return skip('not subscribed');
 	if (!passesFilters(event.type, event.data, eventFilters(context))) return skip('filtered');
 
-	// The execution's ledger check reads the event id from the body.
-	const admission = admitDelivery(trigger, event.id);
+	// The execution's ledger check reads the event id from the body. A copy
+	// arriving while another is being started waits for its outcome (eventsInProcess.ts).
+	const admission = await admitCopy(trigger, event.id, context.getResponseObject());
 	if (admission === 'started') return skip('duplicate');
-	// Not a 2xx: should n8n fail to create that copy's execution, this one,
-	// retried by the sender, still runs.
-	if (admission === 'starting') return refuse(context, 409, 'a copy of this event is being started; retry later');
+	// Not a 2xx: should n8n have failed to create that copy's execution, this
+	// one, retried by the sender, still runs.
+	if (admission === 'unknown') return refuse(context, 409, 'a copy of this event is being started; retry later');
 
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).

@@ -1,7 +1,8 @@
+import { sleep } from 'n8n-workflow';
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
 import { acquireLock, LOCK_TIMING } from './databaseLock';
-import type { LockTiming } from './databaseLock';
+import type { HeldLock, LockTiming } from './databaseLock';
 
 /**
  * The event ledger, in n8n's database: the ids of the events that started a
@@ -17,12 +18,22 @@ import type { LockTiming } from './databaseLock';
  * one could drop the other's id. So every check runs under a lock:
  * - between the executions of this process, one check at a time per trigger
  *   node, with the ids that arrive meanwhile checked together next;
- * - between processes, the lock of databaseLock.ts.
+ * - between processes, the lock of databaseLock.ts, kept across the batches
+ *   of one busy spell (DrainLock).
  */
 
 /** The window: the newest ids, in the node's own row (scope "node"). */
 export const LEDGER_ENTRIES = 40_000;
 const WINDOW: ICheckProcessedOptions = { mode: 'entries', maxEntries: LEDGER_ENTRIES };
+/** A busy process that gives its lock back waits this long before it tries for it again. */
+const HAND_OVER_MS = 50;
+/**
+ * How long a process keeps an idle lock for the next execution's check: at
+ * 20 deliveries/s one arrives every 50 ms. Checked every LINGER_SLICE_MS, so
+ * a check arriving meanwhile waits no longer than that.
+ */
+const LINGER_MS = 100;
+const LINGER_SLICE_MS = 5;
 /** A batch whose lock was taken over before its window write is checked again, at most this often. */
 const MAX_LOCK_LOSSES = 3;
 
@@ -53,21 +64,79 @@ export interface LedgerOwner {
 /** This process's checks, per trigger node: one at a time, the ids waiting meanwhile checked together. */
 const queues = new Map<string, Queue>();
 
-/** Checks a batch of ids (in arrival order) in one read and write of the window. */
-async function checkUnderLock(helpers: LedgerHelpers, eventIds: string[], log: LedgerLog): Promise<Verdict[]> {
-	for (let losses = 0; ; losses++) {
-		const lock = await acquireLock(helpers, log, lockTiming);
-		try {
-			// Taken over while this process was slow: writing now could drop or pass an id twice.
-			if (lock && !lock.held && losses < MAX_LOCK_LOSSES) continue;
-			const distinct = [...new Set(eventIds)];
-			const { new: fresh } = await helpers.checkProcessedAndRecord(distinct, 'node', WINDOW);
-			const firsts = new Set(fresh.map(String));
-			// A second copy within the batch is a duplicate of the first.
-			return eventIds.map((id) => (firsts.delete(id) ? 'first' : 'duplicate'));
-		} finally {
-			await lock?.release();
+/**
+ * The lock of one drain: taken for the first batch and kept for the batches
+ * that follow, so a busy process pays the lock's calls (take, stamp, check
+ * it is still ours, delete) once per drain instead of once per batch. Given
+ * back after LockTiming.holdMs even while executions keep arriving, so a
+ * process under constant load never keeps another from its checks until that
+ * one gives up and checks without the lock.
+ */
+class DrainLock {
+	private lock: HeldLock | undefined;
+
+	private takenAt = 0;
+
+	constructor(
+		private readonly helpers: LedgerHelpers,
+		private readonly log: LedgerLog,
+	) {}
+
+	/** The lock for the next batch; undefined when the check must run without it (logged). */
+	async forBatch(): Promise<HeldLock | undefined> {
+		const holdMs = lockTiming.holdMs ?? LOCK_TIMING.holdMs ?? 0;
+		// A check that ran without the lock tries for it again with the next batch.
+		if (this.lock?.held && Date.now() - this.takenAt < holdMs) return this.lock;
+		const handingOver = this.lock?.held === true;
+		await this.release();
+		// Long enough for a waiting process's next try (databaseLock.ts polls every 5 to 25 ms) to find the lock free.
+		if (handingOver) await sleep(HAND_OVER_MS);
+		this.lock = await acquireLock(this.helpers, this.log, lockTiming);
+		this.takenAt = Date.now();
+		return this.lock;
+	}
+
+	/**
+	 * Whether more checks came within LINGER_MS of the queue running empty,
+	 * while the lock is still this process's to keep: executions arriving one
+	 * after another then share one lock instead of taking it each.
+	 */
+	async moreWithin(hasMore: () => boolean): Promise<boolean> {
+		const holdMs = lockTiming.holdMs ?? LOCK_TIMING.holdMs ?? 0;
+		const until = Math.min(Date.now() + LINGER_MS, this.takenAt + holdMs);
+		while (this.lock?.held && Date.now() < until) {
+			await sleep(LINGER_SLICE_MS);
+			if (hasMore()) return true;
 		}
+		return false;
+	}
+
+	/** Taken over while this process was slow: the next batch takes the lock anew. */
+	async lost(): Promise<void> {
+		await this.release();
+	}
+
+	async release(): Promise<void> {
+		const lock = this.lock;
+		this.lock = undefined;
+		await lock?.release();
+	}
+}
+
+/** Checks a batch of ids (in arrival order) in one read and write of the window. */
+async function checkUnderLock(drainLock: DrainLock, helpers: LedgerHelpers, eventIds: string[]): Promise<Verdict[]> {
+	for (let losses = 0; ; losses++) {
+		const lock = await drainLock.forBatch();
+		// Taken over while this process was slow: writing now could drop or pass an id twice.
+		if (lock && !lock.held && losses < MAX_LOCK_LOSSES) {
+			await drainLock.lost();
+			continue;
+		}
+		const distinct = [...new Set(eventIds)];
+		const { new: fresh } = await helpers.checkProcessedAndRecord(distinct, 'node', WINDOW);
+		const firsts = new Set(fresh.map(String));
+		// A second copy within the batch is a duplicate of the first.
+		return eventIds.map((id) => (firsts.delete(id) ? 'first' : 'duplicate'));
 	}
 }
 
@@ -81,6 +150,8 @@ interface Queue {
 	helpers: LedgerHelpers;
 	log: LedgerLog;
 	waiting: Waiting[];
+	/** Ends once the queue is empty and its lock given back. */
+	drained?: Promise<void>;
 }
 
 /**
@@ -90,18 +161,31 @@ interface Queue {
  * cost per event falls instead of growing with the queue.
  */
 async function drain(ownerKey: string, queue: Queue): Promise<void> {
-	while (queue.waiting.length > 0) {
-		const batch = queue.waiting.splice(0);
+	for (;;) {
+		const drainLock = new DrainLock(queue.helpers, queue.log);
 		try {
-			const verdicts = await checkUnderLock(queue.helpers, batch.flatMap((waiting) => waiting.ids), queue.log);
-			let from = 0;
-			for (const waiting of batch) {
-				waiting.settle(verdicts.slice(from, from + waiting.ids.length));
-				from += waiting.ids.length;
-			}
-		} catch (error) {
-			for (const waiting of batch) waiting.settle(error as Error);
+			do {
+				while (queue.waiting.length > 0) {
+					const batch = queue.waiting.splice(0);
+					try {
+						const verdicts = await checkUnderLock(drainLock, queue.helpers, batch.flatMap((waiting) => waiting.ids));
+						let from = 0;
+						for (const waiting of batch) {
+							waiting.settle(verdicts.slice(from, from + waiting.ids.length));
+							from += waiting.ids.length;
+						}
+					} catch (error) {
+						for (const waiting of batch) waiting.settle(error as Error);
+						// A failed check may have left the lock in doubt: the next batch takes it anew.
+						await drainLock.release();
+					}
+				}
+			} while (await drainLock.moreWithin(() => queue.waiting.length > 0));
+		} finally {
+			await drainLock.release();
 		}
+		// Executions that arrived while the lock was being released are this drain's too.
+		if (queue.waiting.length === 0) break;
 	}
 	queues.delete(ownerKey);
 }
@@ -136,8 +220,17 @@ export async function recordIds(helpers: LedgerHelpers, owner: LedgerOwner, ids:
 		}
 		const queue: Queue = { helpers, log, waiting: [{ ids, settle }] };
 		queues.set(ownerKey, queue);
-		void drain(ownerKey, queue);
+		queue.drained = drain(ownerKey, queue);
 	});
 	if (verdicts instanceof Error) throw verdicts;
 	return verdicts;
+}
+
+/**
+ * Resolves once every check of this process has finished and its lock is
+ * given back: a verdict is returned as soon as its batch is checked, before
+ * the drain's lock is released.
+ */
+export async function whenIdle(): Promise<void> {
+	await Promise.all([...queues.values()].map(async (queue) => await queue.drained));
 }

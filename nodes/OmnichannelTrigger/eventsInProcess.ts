@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import { sleep } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared/boundedMap';
 
@@ -11,19 +12,32 @@ import { BoundedMap } from '../shared/boundedMap';
  * An id goes through two states:
  * - "starting": a delivery asked n8n to start an execution, which n8n may
  *   still fail to create (a database or Redis blip answers 500). A copy
- *   arriving meanwhile (the sender's copies can arrive at the same moment) is
- *   answered 409 and retried by the sender later; it starts nothing now. The
- *   state lapses after STARTING_MS, so a delivery n8n failed to start is
- *   started again by the sender's next retry (5 s later at the earliest).
- * - "started": the execution's first step ran in this process (one process,
- *   or main in regular mode): the execution exists, so a later copy is
- *   answered 2xx "duplicate" and starts nothing. In queue mode the first step
- *   runs on a worker: the webhook process's copies start executions, and the
- *   ledger lets only the first run downstream.
+ *   arriving meanwhile (the sender's copies can arrive at the same moment)
+ *   waits for that outcome (admitCopy): answered 2xx "duplicate" once the
+ *   execution exists, or it starts the execution itself if the first could
+ *   not. Only when the outcome cannot be known within WAIT_MS (the first's
+ *   connection dropped before n8n answered it) is the copy answered 409, to
+ *   be retried by the sender. The state lapses after STARTING_MS, so a
+ *   delivery whose outcome never became known is started again by the
+ *   sender's next retry (5 s later at the earliest).
+ * - "started": the execution exists: a later copy is answered 2xx
+ *   "duplicate" and starts nothing. This process learns it in two ways,
+ *   whichever comes first: n8n answers the delivery that started it with a
+ *   2xx (for a webhook answered "on received", n8n creates the execution, and
+ *   in queue mode queues it, before it answers: webhook-helpers.js), or the
+ *   execution's first step runs here (regular mode). A copy reaching another
+ *   process starts an execution there, and the ledger lets only the first run
+ *   downstream.
  */
 
 /** Longer than n8n takes to create an execution; shorter than the sender's first retry (5 s). */
 export const STARTING_MS = 4_000;
+/**
+ * How long a copy waits for the outcome of its first copy's start: well
+ * inside the 10 s in which the sender wants an answer, with room for n8n's
+ * own work on the request before and after.
+ */
+export const WAIT_MS = STARTING_MS;
 /**
  * The sender retries after 5 s, 30 s, 2 min, 10 min, 30 min and 1 h: about
  * 1 h 43 min from the first attempt (docs/api-assumptions.md, "Webhook
@@ -40,9 +54,27 @@ const MAX_TRIGGERS = 64;
 /** 96 bits of the id's SHA-256: two ids look alike with odds of about 1 in 10^19 among 40,000. */
 const FINGERPRINT_CHARS = 16;
 
+/** What became of a start: the execution exists, n8n could not create it, or nobody can tell. */
+export type StartOutcome = 'started' | 'failed' | 'unknown';
+
+interface Start {
+	outcome: Promise<StartOutcome>;
+	settle: (outcome: StartOutcome) => void;
+}
+
 interface Seen {
 	state: 'starting' | 'started';
 	at: number;
+	/** While starting: what copies waiting for this start are told. */
+	start?: Start;
+}
+
+function newStart(): Start {
+	let settle: (outcome: StartOutcome) => void = () => undefined;
+	const outcome = new Promise<StartOutcome>((resolve) => {
+		settle = resolve;
+	});
+	return { outcome, settle };
 }
 
 const triggers = new BoundedMap<string, BoundedMap<string, Seen>>(MAX_TRIGGERS);
@@ -73,11 +105,100 @@ export function admitDelivery(trigger: string, eventId: string, now = Date.now()
 	const seen = ids.get(id);
 	if (seen?.state === 'started' && seen.at >= now - RETENTION_MS) return 'started';
 	if (seen?.state === 'starting' && seen.at >= now - STARTING_MS) return 'starting';
-	ids.set(id, { state: 'starting', at: now });
+	// A lapsed start leaves its waiters to their own deadline.
+	ids.set(id, { state: 'starting', at: now, start: newStart() });
 	return 'start';
 }
 
-/** The execution's first step ran in this process: later copies start nothing. */
+/** The execution exists (n8n answered its delivery 2xx, or its first step ran here): later copies start nothing. */
 export function markStarted(trigger: string, eventId: string, now = Date.now()): void {
-	idsOf(trigger).set(fingerprint(eventId), { state: 'started', at: now });
+	const ids = idsOf(trigger);
+	const id = fingerprint(eventId);
+	ids.get(id)?.start?.settle('started');
+	ids.set(id, { state: 'started', at: now });
+}
+
+/**
+ * n8n could not create the execution (it answered the delivery with an
+ * error): the id is new again, and a copy waiting for it starts it. A start
+ * that is no longer the current one (lapsed, or started since) is left alone.
+ */
+export function markFailed(trigger: string, eventId: string): void {
+	const ids = idsOf(trigger);
+	const id = fingerprint(eventId);
+	const seen = ids.get(id);
+	if (seen?.state !== 'starting' || !seen.start) return;
+	ids.delete(id);
+	seen.start.settle('failed');
+}
+
+/** The part of n8n's response object this module reads: Node's http.ServerResponse. */
+interface ObservableResponse {
+	statusCode?: number;
+	writableFinished?: boolean;
+	once(event: 'finish' | 'close', listener: () => void): unknown;
+}
+
+const isObservable = (response: unknown): response is ObservableResponse =>
+	typeof response === 'object' && response !== null && typeof (response as { once?: unknown }).once === 'function';
+
+/**
+ * Learns the outcome of a start from n8n's answer to the delivery that asked
+ * for it: n8n answers a delivery whose execution it created (and, in queue
+ * mode, queued) with the node's 2xx, and one it could not create with an
+ * error. A connection that closes before any answer tells nothing: copies
+ * waiting then get a 409 (the sender retries them), and the start lapses.
+ */
+export function watchStart(trigger: string, eventId: string, response: unknown): void {
+	if (!isObservable(response)) return;
+	const start = idsOf(trigger).get(fingerprint(eventId))?.start;
+	if (!start) return;
+	const isCurrent = () => idsOf(trigger).get(fingerprint(eventId))?.start === start;
+	response.once('finish', () => {
+		const status = response.statusCode ?? 0;
+		if (!isCurrent()) start.settle(status >= 200 && status < 300 ? 'started' : 'failed');
+		else if (status >= 200 && status < 300) markStarted(trigger, eventId);
+		else markFailed(trigger, eventId);
+	});
+	response.once('close', () => {
+		if (!response.writableFinished) start.settle('unknown');
+	});
+}
+
+/** How often a waiting copy checks its deadline: a settled wait leaves no timer longer than this behind. */
+const WAIT_SLICE_MS = 250;
+
+/** The start's outcome, or "unknown" at `until`; n8n-workflow's sleep is the one timer node code may use. */
+async function outcomeBefore(start: Start, until: number): Promise<StartOutcome> {
+	for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
+		const outcome = await Promise.race([start.outcome, sleep(Math.min(WAIT_SLICE_MS, left)).then(() => undefined)]);
+		if (outcome) return outcome;
+	}
+	return 'unknown';
+}
+
+export type CopyAdmission = 'start' | 'started' | 'unknown';
+
+/**
+ * What a delivery of `eventId` does, once any copy being started has an
+ * outcome: "start" an execution (its outcome is then learnt from `response`),
+ * answer "started" copies 2xx, or, when the first copy's outcome could not be
+ * known within `waitMs`, answer "unknown" (409: retry later).
+ */
+export async function admitCopy(trigger: string, eventId: string, response: unknown, waitMs = WAIT_MS): Promise<CopyAdmission> {
+	const until = Date.now() + waitMs;
+	for (;;) {
+		const admission = admitDelivery(trigger, eventId);
+		if (admission === 'start') {
+			watchStart(trigger, eventId, response);
+			return 'start';
+		}
+		if (admission === 'started') return 'started';
+		const start = idsOf(trigger).get(fingerprint(eventId))?.start;
+		if (!start) return 'unknown';
+		const outcome = await outcomeBefore(start, until);
+		// "failed": the id is new again; the next pass starts it (one waiter wins, the others wait for it).
+		if (outcome === 'started') return 'started';
+		if (outcome === 'unknown' || Date.now() >= until) return 'unknown';
+	}
 }

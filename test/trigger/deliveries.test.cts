@@ -248,9 +248,9 @@ test('duplicates from the sender (at the same time or after the 2xx) start one e
 
 	expect(copyKinds()).toEqual(new Set(['concurrent', 'late']));
 	expect(attempts.filter((attempt) => attempt.duplicate)).toHaveLength(events);
-	// A copy arriving while the first is being started is told to retry (409),
-	// never acknowledged in its place; every event got its 200.
-	expect(attempts.every((attempt) => attempt.status === 200 || attempt.status === 409)).toBe(true);
+	// A copy arriving while the first is being started waits for it and is
+	// acknowledged once the execution exists: every copy got its 200.
+	expect(attempts.map((attempt) => attempt.status).filter((status) => status !== 200)).toEqual([]);
 	const acknowledged = new Set(attempts.filter((attempt) => attempt.status === 200).map((attempt) => attempt.event_id));
 	expect(acknowledged.size).toBe(events);
 	await pause(300);
@@ -273,14 +273,43 @@ test('copies arriving at the same moment start exactly one execution', async () 
 	const copies = await Promise.all(
 		Array.from({ length: 8 }, async () => await send(host.url('production'), headersOf(captured), captured.rawBody)),
 	);
-	// One starts the execution; the others are told to retry (409) or, once its
-	// first step ran, acknowledged as duplicates (200).
-	expect(copies.every((copy) => copy.status === 200 || copy.status === 409)).toBe(true);
+	// One starts the execution; the others wait for it and are acknowledged as duplicates.
+	expect(copies.map((copy) => copy.status)).toEqual(Array(8).fill(200));
 	expect(copies.filter((copy) => copy.body.includes('Workflow was started'))).toHaveLength(1);
 
 	// The sender's own retry comes later and is a duplicate too.
 	const attempts = await settledAttempts(host, 2);
 	expect(attempts.map((attempt) => attempt.status)).toEqual([503, 200]);
+	expect(executionIds(host)).toEqual([captured.headers['x-service-webhook-id']]);
+});
+
+test('copies waiting for a first copy n8n failed to start (500): one of them starts the event, the others are acknowledged', async () => {
+	const world = await newWorld();
+	const host = await activeHost(world, { events: ['message.created'] });
+	await control(sandbox, 'PUT', '/faults', { retry_schedule_ms: [500] });
+	host.gate = () => (host.received.length === 1 ? 'unavailable' : 'process');
+	await inbound(world.telegramConversation);
+	await settledAttempts(host, 1);
+	const captured = host.received[0];
+	// The next copy runs the node, then n8n fails to create its execution; the
+	// copies sent meanwhile arrive while it is being started.
+	let failing = true;
+	host.gate = () => {
+		if (!failing) return 'process';
+		failing = false;
+		return 'failToStart';
+	};
+	host.beforeSave = async () => await pause(100);
+	const first = send(host.url('production'), headersOf(captured), captured.rawBody);
+	await pause(20);
+	const copies = await Promise.all(
+		Array.from({ length: 4 }, async () => await send(host.url('production'), headersOf(captured), captured.rawBody)),
+	);
+	expect((await first).status).toBe(500);
+	expect(copies.map((copy) => copy.status)).toEqual([200, 200, 200, 200]);
+	expect(copies.filter((copy) => copy.body.includes('Workflow was started'))).toHaveLength(1);
+	await settledAttempts(host, 2);
+	await pause(300);
 	expect(executionIds(host)).toEqual([captured.headers['x-service-webhook-id']]);
 });
 

@@ -76,6 +76,7 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 			const verdicts = await Promise.all(ledgers.map(async (ledger) => await check(ledger, helpers, `evt_${event}`)));
 			firsts += verdicts.filter((verdict) => verdict === 'first').length;
 		}
+		for (const ledger of ledgers) await ledger.whenIdle();
 		return firsts;
 	}
 
@@ -128,9 +129,24 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		const ids = ['evt_a', 'evt_b', 'evt_a', 'evt_c', 'evt_b', 'evt_d', 'evt_e', 'evt_f'];
 		const verdicts = await Promise.all(ids.map(async (id) => await ledger.recordEvent(helpers, NODE_1, id, quietLog)));
 		expect(verdicts).toEqual(['first', 'first', 'duplicate', 'first', 'duplicate', 'first', 'first', 'first']);
-		// The first check alone, then everything that waited meanwhile: two checks of 5 calls each
-		// (take the lock, stamp it, the window, then release: is it still ours, delete).
-		expect(table.calls).toBe(10);
+		await ledger.whenIdle();
+		// The first check alone, then everything that waited meanwhile, under one lock: take it,
+		// stamp it, the window twice, then release (is it still ours, delete).
+		expect(table.calls).toBe(6);
+	});
+
+	test('executions checked one after another share one lock: the lock\'s calls are paid once, not per check', async () => {
+		const table = new ProcessedDataTable();
+		const helpers = table.helpers('wf', 'node-1');
+		const ledger = processLedger();
+		const verdicts: string[] = [];
+		// Each execution's first step starts as soon as the one before has its verdict.
+		for (let index = 0; index < 8; index++) verdicts.push(await ledger.recordEvent(helpers, NODE_1, `evt_${index}`, quietLog));
+		await ledger.whenIdle();
+		expect(verdicts.every((verdict) => verdict === 'first')).toBe(true);
+		// 8 window checks, and the lock once: take it, stamp it, release (is it still ours, delete).
+		expect(table.calls).toBe(8 + 4);
+		expect(table.rows.has('wf|')).toBe(false);
 	});
 
 	test('the window keeps the newest 40,000 ids', async () => {
@@ -154,7 +170,9 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		let clock = T0;
 		now.mockImplementation(() => (clock += 1_000));
 		try {
-			expect(await processLedger().recordEvent(helpers, NODE_1, 'evt_after_crash', quietLog)).toBe('first');
+			const ledger = processLedger();
+			expect(await ledger.recordEvent(helpers, NODE_1, 'evt_after_crash', quietLog)).toBe('first');
+			await ledger.whenIdle();
 		} finally {
 			now.mockRestore();
 		}

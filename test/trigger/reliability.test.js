@@ -21,7 +21,7 @@ const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, m
 describe('process memory of deliveries (eventsInProcess)', () => {
 	const { admitDelivery, markStarted, STARTING_MS, RETENTION_MS } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
 
-	test('a copy arriving while the first is being started is told to retry, not acknowledged', () => {
+	test('a copy arriving while the first is being started starts nothing itself', () => {
 		expect(admitDelivery('t1', 'evt_a', T0)).toBe('start');
 		expect(admitDelivery('t1', 'evt_a', T0 + 10)).toBe('starting');
 	});
@@ -43,6 +43,79 @@ describe('process memory of deliveries (eventsInProcess)', () => {
 	test('each trigger has its own ids', () => {
 		markStarted('t4', 'evt_same', T0);
 		expect(admitDelivery('t5', 'evt_same', T0)).toBe('start');
+	});
+});
+
+describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', () => {
+	const { EventEmitter } = require('events');
+	const { admitCopy, WAIT_MS } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
+
+	/** n8n's response object for one delivery, as far as the node sees it. */
+	function response() {
+		const emitter = new EventEmitter();
+		emitter.statusCode = 200;
+		emitter.writableFinished = false;
+		emitter.answer = (status) => {
+			emitter.statusCode = status;
+			emitter.writableFinished = true;
+			emitter.emit('finish');
+			emitter.emit('close');
+		};
+		emitter.drop = () => emitter.emit('close');
+		return emitter;
+	}
+
+	/** Settles `promise` into a value now-or-never: "pending" while it has not settled. */
+	const state = async (promise) => await Promise.race([promise, sleep(20).then(() => 'pending')]);
+
+	test('the sender\'s acknowledgement window holds the wait', () => {
+		expect(WAIT_MS).toBeLessThanOrEqual(5_000);
+	});
+
+	test('copies arriving while the first is being started are answered 2xx once n8n answered the first 2xx', async () => {
+		const first = response();
+		expect(await admitCopy('w1', 'evt_a', first)).toBe('start');
+		const copies = [admitCopy('w1', 'evt_a', response()), admitCopy('w1', 'evt_a', response())];
+		expect(await state(copies[0])).toBe('pending');
+		first.answer(200);
+		expect(await Promise.all(copies)).toEqual(['started', 'started']);
+		// The execution exists: a later copy starts nothing either.
+		expect(await admitCopy('w1', 'evt_a', response())).toBe('started');
+	});
+
+	test('when n8n fails to start the first (500), exactly one waiting copy starts the event; the others wait for it', async () => {
+		const first = response();
+		expect(await admitCopy('w2', 'evt_b', first)).toBe('start');
+		const responses = [response(), response(), response()];
+		const copies = responses.map((r) => admitCopy('w2', 'evt_b', r));
+		first.answer(500);
+		const [starter] = await Promise.race(copies.map(async (copy, index) => [index, await copy]));
+		expect(await copies[starter]).toBe('start');
+		const others = copies.filter((_, index) => index !== starter);
+		expect(await state(others[0])).toBe('pending');
+		responses[starter].answer(200);
+		expect(await Promise.all(others)).toEqual(['started', 'started']);
+	});
+
+	test('the execution\'s first step running here settles the wait too (regular mode)', async () => {
+		const { admitCopy: admit, markStarted: started } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
+		expect(await admit('w3', 'evt_c', response())).toBe('start');
+		const copy = admit('w3', 'evt_c', response());
+		started('w3', 'evt_c');
+		expect(await copy).toBe('started');
+	});
+
+	test('a first copy whose connection dropped before any answer leaves its copies to the sender: 409 at once', async () => {
+		const first = response();
+		expect(await admitCopy('w4', 'evt_d', first)).toBe('start');
+		const copy = admitCopy('w4', 'evt_d', response(), 3_000);
+		first.drop();
+		expect(await copy).toBe('unknown');
+	});
+
+	test('no outcome within the wait: 409', async () => {
+		expect(await admitCopy('w5', 'evt_e', response())).toBe('start');
+		expect(await admitCopy('w5', 'evt_e', response(), 50)).toBe('unknown');
 	});
 });
 
@@ -199,6 +272,42 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		for (const id of ids) expect(await quick.recordEvent(helpers, NODE, id, quietLog)).toBe('duplicate');
 	});
 
+	test('a process under constant load gives its lock back: another process\'s checks never run without it', async () => {
+		const table = new ProcessedDataTable(1);
+		const helpers = table.helpers('wf', 'node-1');
+		const busy = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		const other = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		// The other process gives up waiting long before the busy one runs out of executions.
+		const timing = { ...TIMING, giveUpMs: 1_000, holdMs: 100 };
+		busy.setLockTiming(timing);
+		other.setLockTiming(timing);
+		const warnings = [];
+		const log = { warn: (message) => warnings.push(message) };
+		// Its window writes take longer than executions take to arrive: its queue never empties.
+		const slowWrites = {
+			checkProcessedAndRecord: async (items, scope, options) => {
+				if (scope === 'node') await sleep(40);
+				return await helpers.checkProcessedAndRecord(items, scope, options);
+			},
+			clearAllProcessedItems: helpers.clearAllProcessedItems,
+		};
+		const busyIds = Array.from({ length: 150 }, (_, index) => `evt_busy_${index}`);
+		const busyChecks = busyIds.map(async (id, index) => {
+			await sleep(index * 20);
+			return await busy.recordEvent(slowWrites, NODE, id, log);
+		});
+		await sleep(100);
+		const otherIds = ['evt_other_1', 'evt_other_2', 'evt_busy_0'];
+		const otherVerdicts = [];
+		for (const id of otherIds) otherVerdicts.push(await other.recordEvent(helpers, NODE, id, log));
+		const busyVerdicts = await Promise.all(busyChecks);
+		await Promise.all([busy.whenIdle(), other.whenIdle()]);
+		expect(warnings).toEqual([]);
+		expect(otherVerdicts).toEqual(['first', 'first', 'duplicate']);
+		expect(busyVerdicts.every((verdict) => verdict === 'first')).toBe(true);
+		expect(table.rows.has('wf|')).toBe(false);
+	});
+
 	test('a failed release is logged; the verdicts stand', async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
@@ -212,6 +321,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 			},
 		};
 		expect(await ledger.recordEvent(failingRelease, NODE, 'evt_x', { warn: (message) => warnings.push(message) })).toBe('first');
+		await ledger.whenIdle();
 		expect(warnings.join('\n')).toMatch(/could not release the de-duplication lock: connection terminated/);
 	});
 });

@@ -68,9 +68,10 @@ export interface Received {
  * What happens to a request before n8n runs the node: "process" it, answer
  * "unavailable" (503, node not run: the sender retries), or "processThenDrop"
  * (run and save as usual, then drop the connection before answering, as a
- * crash would).
+ * crash would), or "failToStart" (run the node, then fail to create the
+ * execution and answer 500, as n8n does when its database or Redis fails).
  */
-export type Gate = 'process' | 'unavailable' | 'processThenDrop';
+export type Gate = 'process' | 'unavailable' | 'processThenDrop' | 'failToStart';
 
 export interface HostOptions {
 	credentials: Credentials;
@@ -347,6 +348,11 @@ export class TriggerHost {
 		const result = await this.nodeTypes[process].webhook!.call(context);
 		await this.beforeSave(eventId);
 		if (kind === 'production') this.save(workflow);
+		if (result.workflowData && gate === 'failToStart') {
+			// n8n could not create the execution (its database or Redis failed): it answers 500.
+			this.answer(kind, response, 500, { message: 'There was a problem executing the workflow' });
+			return;
+		}
 		if (result.workflowData) await this.runExecution(kind, process, result.workflowData[0] ?? []);
 		if (gate === 'processThenDrop') {
 			request.socket.destroy();
