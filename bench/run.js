@@ -7,9 +7,9 @@
 //   bench/results/<scenario>.json/.md  its last results (bench/lib/results.js)
 // Most scenarios run inside a real n8n against one sandbox with 100 ms latency
 // and its 60 requests/s limit; `sandbox` (the sandbox alone), `window` (n8n
-// with no sandbox) and `send-and-wait`/`send-and-wait-queue` and
-// `send-and-wait-chat`/`send-and-wait-chat-queue` (n8n and a sandbox of their
-// own) set up their own.
+// with no sandbox) and `send-and-wait`/`send-and-wait-queue`,
+// `send-and-wait-chat`/`send-and-wait-chat-queue` and `burst`/`burst-queue`
+// (n8n and a sandbox of their own) set up their own.
 //
 //   npm run bench                                  all scenarios, 3 runs each
 //   BENCH_RUNS=1 npm run bench -- --only reads     one scenario, one run
@@ -44,6 +44,8 @@ const standaloneScenarios = {
 	'send-and-wait-queue': { run: require('./scenarios/send-and-wait').runInQueueMode },
 	'send-and-wait-chat': require('./scenarios/send-and-wait-chat'),
 	'send-and-wait-chat-queue': { run: require('./scenarios/send-and-wait-chat').runInQueueMode },
+	burst: require('./scenarios/burst'),
+	'burst-queue': { run: require('./scenarios/burst').runInQueueMode },
 	'lock-calls': require('./scenarios/lock-calls'),
 };
 
