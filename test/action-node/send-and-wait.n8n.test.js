@@ -161,6 +161,7 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 				data: {},
 				messageId: message.id,
 				conversationId: conversation.id,
+				sentAt: expect.any(String),
 				request: expect.objectContaining({ responseType: 'approval', question: 'Quick: approve?', expiresAt: new Date(expiresAt).toISOString() }),
 			});
 			await sleep(QUIET_PERIOD_MS);
