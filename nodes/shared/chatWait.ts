@@ -16,8 +16,8 @@ import type { IDataObject } from 'n8n-workflow';
 export const CARRIER_PREFIX = 'n8nwait1_';
 /** The key of a re-prompt: one per wait and reply, so a repeated hand-over sends it once. */
 export const REPROMPT_PREFIX = 'n8nreprompt_';
-/** The default key of every other send of this package (Omnichannel/helpers/idempotency.ts). */
-const SEND_KEY_PREFIX = 'n8n_';
+/** The start of the default key of every other send of this package (Omnichannel/helpers/idempotency.ts). */
+export const SEND_KEY_PREFIX = 'n8n_';
 export const MAX_CLIENT_REQUEST_ID = 256;
 
 export type ReplyParty = 'customer' | 'agent' | 'either';

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { SEND_KEY_PREFIX } from '../../shared/chatWait';
 import { runSeed } from '../../shared/runSeed';
 
 /**
@@ -37,7 +38,8 @@ export function defaultClientRequestId(
 	const source = seed
 		? JSON.stringify([context.getWorkflow().id ?? '', seed, node.id || node.name, runIndex, itemIndex, operation])
 		: randomUUID();
-	return `n8n_${createHash('sha256').update(source).digest('hex').slice(0, 40)}`;
+	// The prefix tells the Omnichannel Trigger that a message is this package's own send, never a reply.
+	return `${SEND_KEY_PREFIX}${createHash('sha256').update(source).digest('hex').slice(0, 40)}`;
 }
 
 /** The run index of the node in this execution (0 unless it runs in a loop or as a tool). */
