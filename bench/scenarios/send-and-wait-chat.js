@@ -51,6 +51,7 @@ const { startSandboxProcess } = require('../lib/sandboxProcess');
 const { startRelay } = require('../lib/intakeRelay');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');
+const { hasValidSignature } = require('../../sandbox/webhooks/signing');
 
 const MAX_SAMPLES = 500;
 const MAX_WAITING = 2000;
@@ -137,11 +138,7 @@ async function startPeerRelay() {
 		request.on('data', (chunk) => chunks.push(chunk));
 		request.on('end', () => {
 			const body = Buffer.concat(chunks).toString('utf8');
-			const id = request.headers['x-service-webhook-id'];
-			const timestamp = request.headers['x-service-webhook-timestamp'];
-			const expected = `v1,${crypto.createHmac('sha256', Buffer.from(String(secret).slice('whsec_'.length), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-			const given = String(request.headers['x-service-webhook-signature'] ?? '');
-			if (!secret || given.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
+			if (!hasValidSignature(secret, request.headers, body)) {
 				response.writeHead(401).end();
 				return;
 			}

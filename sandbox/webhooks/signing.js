@@ -17,4 +17,17 @@ function signatureHeader(secret, eventId, timestamp, body) {
 	return `v1,${signature}`;
 }
 
-module.exports = { signatureHeader };
+/**
+ * Whether a received delivery carries the signature `secret` gives its id,
+ * timestamp and raw body: the receiving side of signatureHeader, for the
+ * bench's own receivers. `headers` as Node's http module gives them (lower case).
+ * @param {string | undefined} secret @param {Record<string, unknown>} headers @param {Buffer | string} body
+ */
+function hasValidSignature(secret, headers, body) {
+	if (!secret) return false;
+	const expected = signatureHeader(secret, String(headers['x-service-webhook-id']), String(headers['x-service-webhook-timestamp']), String(body));
+	const given = String(headers['x-service-webhook-signature'] ?? '');
+	return given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+module.exports = { signatureHeader, hasValidSignature };
