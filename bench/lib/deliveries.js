@@ -49,4 +49,27 @@ async function settledAttempts(client, webhookId, { timeoutMs = 60_000 } = {}) {
 	throw new Error(`deliveries to webhook ${webhookId} still arriving after ${timeoutMs} ms`);
 }
 
-module.exports = { feedWindowed, settledAttempts };
+/**
+ * What one intake run came to, from the sandbox's attempts (its delivery log)
+ * and `executed`, the event ids the run's executions passed on downstream.
+ */
+function intakeCounts({ attempts, accepted, intakeS, executed }) {
+	const fed = new Set(attempts.map((attempt) => attempt.event_id));
+	const distinct = new Set(executed.filter((id) => fed.has(id)));
+	return {
+		events: fed.size,
+		deliveries: attempts.length,
+		duplicateDeliveries: attempts.filter((attempt) => attempt.duplicate).length,
+		failedAttempts: attempts.length - accepted,
+		conflicts: attempts.filter((attempt) => attempt.status === 409).length,
+		// Kept in the raw runs only: what the deliveries not acknowledged were answered.
+		notAcknowledgedStatuses: attempts.filter((attempt) => !attempt.ok).map((attempt) => attempt.status ?? attempt.error ?? null),
+		accepted,
+		intakeS,
+		acceptedPerS: accepted / intakeS,
+		distinctEventsExecuted: distinct.size,
+		extraExecutions: executed.length - distinct.size,
+	};
+}
+
+module.exports = { feedWindowed, settledAttempts, intakeCounts };

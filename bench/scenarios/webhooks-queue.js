@@ -10,7 +10,7 @@
 // can reach different processes.
 //
 // Each number of webhook processes gets a fresh cluster (harness/queue.js).
-const { settledAttempts, feedWindowed } = require('../lib/deliveries');
+const { settledAttempts, feedWindowed, intakeCounts } = require('../lib/deliveries');
 const { startRelay } = require('../lib/intakeRelay');
 const { cpuSeconds } = require('../lib/processCpu');
 const { settledExecutions, eventIdOf } = require('../lib/executions');
@@ -142,25 +142,12 @@ async function measureIntake(kind, entry, context, { count, measured }) {
 		const executions = await settledExecutions(cluster.main, entry.workflow.id, { count: expected, timeoutMs: EXECUTIONS_TIMEOUT_MS });
 		// Every process's CPU until the last execution finished: the workers run them after the answers.
 		const cpuMs = Object.fromEntries(Object.entries(roles).map(([role, processes]) => [role, ((cpuOf(processes) - before[role]) * 1000) / attempts.length]));
-		const fed = new Set(attempts.map((attempt) => attempt.event_id));
 		// Executions whose trigger step passed an event on (ours ends a duplicate's execution at the trigger step).
 		const executed = executions.map((execution) => eventIdOf(execution, PEER_KINDS[kind].eventId)).filter((id) => id !== undefined && id !== warmUpEventId);
-		const distinct = new Set(executed.filter((id) => fed.has(id)));
 		const lastStoppedAt = Math.max(...executions.map((execution) => Date.parse(execution.stoppedAt)));
 		return {
-			events: fed.size,
-			deliveries: attempts.length,
-			duplicateDeliveries: attempts.filter((attempt) => attempt.duplicate).length,
-			failedAttempts: attempts.length - accepted,
-			conflicts: attempts.filter((attempt) => attempt.status === 409).length,
-			// Kept in the raw runs only: what the deliveries not acknowledged were answered.
-			notAcknowledgedStatuses: attempts.filter((attempt) => !attempt.ok).map((attempt) => attempt.status ?? attempt.error ?? null),
-			accepted,
-			intakeS,
-			acceptedPerS: accepted / intakeS,
+			...intakeCounts({ attempts, accepted, intakeS, executed }),
 			executions: executions.length - 1,
-			distinctEventsExecuted: distinct.size,
-			extraExecutions: executed.length - distinct.size,
 			cpuMainMs: cpuMs.main,
 			cpuWebhookMs: cpuMs.webhooks,
 			cpuWorkersMs: cpuMs.workers,

@@ -7,7 +7,7 @@
 // the intake relay, with a fixed number of events outstanding (lib/intakeRelay.js
 // says why an open flood does not measure intake).
 const { measureRuns } = require('../lib/measure');
-const { feedWindowed, settledAttempts } = require('../lib/deliveries');
+const { feedWindowed, settledAttempts, intakeCounts } = require('../lib/deliveries');
 const { startRelay } = require('../lib/intakeRelay');
 const { cpuSeconds } = require('../lib/processCpu');
 const { fillLedger, FULL_WINDOW } = require('../lib/ledgerPrefill');
@@ -165,23 +165,10 @@ async function measureIntake(peer, entry, context, conversationId) {
 }
 
 function metricsOf(peer, { attempts, accepted, intakeS, executions, warmUpEventId }) {
-	const fed = new Set(attempts.map((attempt) => attempt.event_id));
 	const executed = executions.map((execution) => eventIdOf(execution, PEERS[peer].eventId)).filter((id) => id !== warmUpEventId);
-	const distinctExecuted = new Set(executed.filter((id) => fed.has(id)));
 	return {
-		events: fed.size,
-		deliveries: attempts.length,
-		duplicateDeliveries: attempts.filter((attempt) => attempt.duplicate).length,
-		failedAttempts: attempts.length - accepted,
-		conflicts: attempts.filter((attempt) => attempt.status === 409).length,
-		// Kept in the raw runs only: what the deliveries not acknowledged were answered.
-		notAcknowledgedStatuses: attempts.filter((attempt) => !attempt.ok).map((attempt) => attempt.status ?? attempt.error ?? null),
-		accepted,
-		intakeS,
-		acceptedPerS: accepted / intakeS,
+		...intakeCounts({ attempts, accepted, intakeS, executed }),
 		executions: executed.length,
-		distinctEventsExecuted: distinctExecuted.size,
-		extraExecutions: executed.length - distinctExecuted.size,
 		failedExecutions: executions.filter((execution) => execution.status !== 'success').length,
 	};
 }
