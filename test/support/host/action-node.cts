@@ -22,6 +22,7 @@ import { Container } from '@n8n/di';
 import { ErrorReporter, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import { Workflow } from 'n8n-workflow';
 import type {
+	IConnections,
 	ICredentialType,
 	IDataObject,
 	INode,
@@ -189,20 +190,33 @@ export interface RunResult {
 	node: INode;
 }
 
-/** Runs the node through WorkflowExecute, as n8n runs a workflow's node. */
-export async function runNode(options: RunOptions): Promise<RunResult> {
-	const executionId = options.executionId ?? newExecutionId();
-	const mode = options.mode ?? 'manual';
-	const node = omnichannelNode(options.parameters, options.settings);
-	const workflow = workflowWith(node, options.timezone);
-	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
+/**
+ * Runs `workflow` from `startNode` with `items` through n8n-core's
+ * WorkflowExecute, as n8n runs a workflow, and resolves with the finished run.
+ * Without an execution id (n8n's MCP Server Trigger gives tools none) the
+ * lifecycle hooks still get one, the node does not.
+ */
+async function executeFrom(
+	workflow: Workflow,
+	settings: {
+		name: string;
+		nodes: INode[];
+		connections: IConnections;
+		startNode: INode;
+		items: INodeExecutionData[];
+		mode: WorkflowExecuteMode;
+		executionId: string | undefined;
+		credentials: Credentials;
+	},
+): Promise<IRun> {
+	const hooks = new ExecutionLifecycleHooks(settings.mode, settings.executionId ?? newExecutionId(), {
 		id: WORKFLOW_ID,
-		name: 'Node test',
+		name: settings.name,
 		active: false,
 		activeVersionId: null,
 		isArchived: false,
-		nodes: [node],
-		connections: {},
+		nodes: settings.nodes,
+		connections: settings.connections,
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	});
@@ -213,14 +227,31 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		executionData: {
 			contextData: {},
 			metadata: {},
-			nodeExecutionStack: [{ node, data: { main: [options.items ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [{ node: settings.startNode, data: { main: [settings.items] }, source: null }],
 			waitingExecution: {},
 			waitingExecutionSource: {},
 		},
 	} as unknown as IRunExecutionData;
-	const execute = new WorkflowExecute(additionalDataFor(options.credentials, executionId, hooks), mode, runExecutionData);
-	await execute.processRunExecutionData(workflow);
-	const run = await finished;
+	const additionalData = additionalDataFor(settings.credentials, settings.executionId, hooks);
+	await new WorkflowExecute(additionalData, settings.mode, runExecutionData).processRunExecutionData(workflow);
+	return await finished;
+}
+
+/** Runs the node through WorkflowExecute, as n8n runs a workflow's node. */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const executionId = options.executionId ?? newExecutionId();
+	const mode = options.mode ?? 'manual';
+	const node = omnichannelNode(options.parameters, options.settings);
+	const run = await executeFrom(workflowWith(node, options.timezone), {
+		name: 'Node test',
+		nodes: [node],
+		connections: {},
+		startNode: node,
+		items: options.items ?? [{ json: {} }],
+		mode,
+		executionId,
+		credentials: options.credentials,
+	});
 	record(run.data.resultData);
 
 	const taskData = run.data.resultData.runData[NODE_NAME]?.at(-1);
@@ -359,32 +390,16 @@ export async function runAsTool(options: {
 		active: false,
 	});
 	const executionId = options.executionId === undefined ? newExecutionId() : options.executionId;
-	const hooks = new ExecutionLifecycleHooks('manual', executionId ?? newExecutionId(), {
-		id: WORKFLOW_ID,
+	const result = await executeFrom(workflow, {
 		name: 'Tool test',
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
 		nodes: [agentNode, toolNode],
 		connections: connections as never,
-		createdAt: new Date(),
-		updatedAt: new Date(),
+		startNode: agentNode,
+		items: [{ json: {} }],
+		mode: 'manual',
+		executionId: executionId ?? undefined,
+		credentials: options.credentials,
 	});
-	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (result) => resolve(result)));
-	const runExecutionData = {
-		startData: {},
-		resultData: { runData: {} },
-		executionData: {
-			contextData: {},
-			metadata: {},
-			nodeExecutionStack: [{ node: agentNode, data: { main: [[{ json: {} }]] }, source: null }],
-			waitingExecution: {},
-			waitingExecutionSource: {},
-		},
-	} as unknown as IRunExecutionData;
-	const additionalData = additionalDataFor(options.credentials, executionId ?? undefined, hooks);
-	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
-	const result = await finished;
 	record(run);
 	record(result.data.resultData);
 	if (result.status !== 'success') throw new Error(`the stand-in agent failed: ${JSON.stringify(result.data.resultData.error)}`);
