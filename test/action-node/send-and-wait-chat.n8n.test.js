@@ -9,7 +9,8 @@
 // deliveries and a restart of n8n while waiting, the wait limit, and that
 // nothing is left registered at the service. Prints its counts.
 const { sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
-const { AFTER, chatWaitWorkflow, conversationReader, readerClient } = require('../support/n8n/chat-waits');
+const { AFTER, afterOutputsIn } = require('../support/n8n/after-wait');
+const { chatWaitWorkflow, conversationReader, readerClient } = require('../support/n8n/chat-waits');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { visit, linksOf } = require('./send-and-wait-support');
 
@@ -170,7 +171,7 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 			let sameMillisecond = 0;
 			for (const { conversation, text } of runs) {
 				const all = await messages(conversation.id);
-				const outputs = startingWith(all, AFTER).map((m) => JSON.parse(m.content.slice(AFTER.length)));
+				const outputs = afterOutputsIn(all);
 				const [question] = startingWith(all, FLOWS.reply.question);
 				const reply = all.find((m) => m.content === text);
 				if (reply.created_at === question.created_at) sameMillisecond++;

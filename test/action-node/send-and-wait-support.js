@@ -5,6 +5,7 @@
 const crypto = require('crypto');
 
 const { waitFor, workflows: w } = require('../../harness');
+const { afterNode, afterOutputsIn } = require('../support/n8n/after-wait');
 
 /** Each workflow: a Webhook node starts it, Send and Wait asks, and "After" records what came out in the sandbox. */
 const FLOWS = {
@@ -31,9 +32,6 @@ const FLOWS = {
 	},
 };
 
-/** The prefix of the message the node after Send and Wait sends: its input, as JSON. */
-const AFTER = 'after ';
-
 function flowWorkflow(credential, { id, path, parameters }) {
 	const nodes = [
 		w.node('Request', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, {
@@ -47,12 +45,7 @@ function flowWorkflow(credential, { id, path, parameters }) {
 			message: '={{ $json.body.question }}',
 			...parameters,
 		}),
-		w.omnichannelNode('After', credential, {
-			resource: 'message',
-			operation: 'sendText',
-			conversationId: w.byId('={{ $json.conversationId }}'),
-			text: `={{ '${AFTER}' + JSON.stringify($json) }}`,
-		}),
+		afterNode(credential),
 	];
 	return w.workflow({ id, name: `Send and Wait ${path}`, nodes, connections: w.chain('Request', 'Ask', 'After') });
 }
@@ -155,7 +148,7 @@ function conversationDriver(client) {
 		},
 		/** The outputs of Send and Wait that reached the next node, parsed. */
 		async afterOutputs(conversationId) {
-			return (await messages(conversationId)).filter((m) => m.content.startsWith(AFTER)).map((m) => JSON.parse(m.content.slice(AFTER.length)));
+			return afterOutputsIn(await messages(conversationId));
 		},
 		async waitForAfter(conversationId, timeoutMs = 60_000) {
 			return await waitFor(

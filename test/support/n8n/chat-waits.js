@@ -4,9 +4,7 @@
 // customer messages of one channel type, asks in the conversation, waits,
 // and sends "after <its input as JSON>"; and reading the conversation back.
 const { sleep, waitFor, workflows: w } = require('../../../harness');
-
-/** The prefix of what the node after the wait sends: its input, as JSON. */
-const AFTER = 'after ';
+const { afterNode, afterOutputsIn } = require('./after-wait');
 
 /**
  * @param {object} credential the API credential (import:credentials entry)
@@ -28,12 +26,7 @@ function chatWaitWorkflow(credential, { id, channel, question, parameters }, { t
 			message: question,
 			...parameters,
 		}),
-		w.omnichannelNode('After', credential, {
-			resource: 'message',
-			operation: 'sendText',
-			conversationId: w.byId('={{ $json.conversationId }}'),
-			text: `={{ '${AFTER}' + JSON.stringify($json) }}`,
-		}),
+		afterNode(credential),
 	];
 	return w.workflow({ id, name: `Chat ${id}`, nodes, connections: w.chain('Customer writes', 'Ask', 'After') });
 }
@@ -67,7 +60,7 @@ function conversationReader(client) {
 			return await client.control('POST', '/conversations', { channel_id: channel.id });
 		},
 		async afterOutputs(conversationId) {
-			return startingWith(await messages(conversationId), AFTER).map((m) => JSON.parse(m.content.slice(AFTER.length)));
+			return afterOutputsIn(await messages(conversationId));
 		},
 		waitForMessage: (conversationId, prefix, count = 1, timeoutMs = 60_000) =>
 			waitFor(
@@ -90,4 +83,4 @@ async function readerClient(client, sandbox, sandboxClient) {
 	return sandboxClient(sandbox, key);
 }
 
-module.exports = { AFTER, chatWaitWorkflow, conversationReader, readerClient };
+module.exports = { chatWaitWorkflow, conversationReader, readerClient };
