@@ -45,6 +45,9 @@ export function setLockTiming(timing: LockTiming): void {
 	lockTiming = timing;
 }
 
+/** How long a drain keeps the lock before it gives it back (LOCK_TIMING's when a test's timing sets none). */
+const holdMs = (): number => lockTiming.holdMs ?? LOCK_TIMING.holdMs ?? 0;
+
 export interface LedgerLog {
 	warn(message: string): void;
 }
@@ -84,9 +87,8 @@ class DrainLock {
 
 	/** The lock for the next batch; undefined when the check must run without it (logged). */
 	async forBatch(): Promise<HeldLock | undefined> {
-		const holdMs = lockTiming.holdMs ?? LOCK_TIMING.holdMs ?? 0;
 		// A check that ran without the lock tries for it again with the next batch.
-		if (this.lock?.held && Date.now() - this.takenAt < holdMs) return this.lock;
+		if (this.lock?.held && Date.now() - this.takenAt < holdMs()) return this.lock;
 		const handingOver = this.lock?.held === true;
 		await this.release();
 		// Long enough for a waiting process's next try (databaseLock.ts polls every 5 to 25 ms) to find the lock free.
@@ -102,8 +104,7 @@ class DrainLock {
 	 * after another then share one lock instead of taking it each.
 	 */
 	async moreWithin(hasMore: () => boolean): Promise<boolean> {
-		const holdMs = lockTiming.holdMs ?? LOCK_TIMING.holdMs ?? 0;
-		const until = Math.min(Date.now() + LINGER_MS, this.takenAt + holdMs);
+		const until = Math.min(Date.now() + LINGER_MS, this.takenAt + holdMs());
 		while (this.lock?.held && Date.now() < until) {
 			await sleep(LINGER_SLICE_MS);
 			if (hasMore()) return true;
