@@ -21,7 +21,8 @@ export const SEND_KEY_PREFIX = 'n8n_';
 export const MAX_CLIENT_REQUEST_ID = 256;
 
 export type ReplyParty = 'customer' | 'agent' | 'either';
-const PARTIES: ReplyParty[] = ['customer', 'agent', 'either'];
+/** Every party a wait can listen to; the carrier stores the index, so new ones go last. */
+export const REPLY_PARTIES: readonly ReplyParty[] = ['customer', 'agent', 'either'];
 
 /** What the trigger needs to route a reply; the waiting node keeps the rest. */
 export interface ChatWait {
@@ -98,7 +99,7 @@ const FLAG_EXPIRY = 4;
 const PARTY_SHIFT = 4;
 
 function pack(wait: ChatWait): Buffer {
-	let flags = PARTIES.indexOf(wait.party) << PARTY_SHIFT;
+	let flags = REPLY_PARTIES.indexOf(wait.party) << PARTY_SHIFT;
 	const parts: Buffer[] = [Buffer.from(wait.waitId, 'hex'), Buffer.from(wait.signature, 'hex'), Buffer.from(wait.workflow, 'hex')];
 	if (wait.expiresAt !== undefined) {
 		flags |= FLAG_EXPIRY;
@@ -121,7 +122,7 @@ function pack(wait: ChatWait): Buffer {
 function unpack(bytes: Buffer): ChatWait | undefined {
 	if (bytes.length < 2 + 12 + 32 + 4 || bytes[0] !== 1) return undefined;
 	const flags = bytes[1];
-	const party = PARTIES[flags >> PARTY_SHIFT];
+	const party = REPLY_PARTIES[flags >> PARTY_SHIFT];
 	if (!party) return undefined;
 	let at = 2;
 	const take = (length: number) => bytes.subarray(at, (at += length));

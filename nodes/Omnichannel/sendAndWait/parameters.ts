@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { normaliseAnswer } from '../../shared/chatWait';
-import type { ReplyParty } from '../../shared/chatWait';
+import { normaliseAnswer, REPLY_PARTIES } from '../../shared/chatWait';
 import type { ItemValidator } from '../helpers/validation';
 import { FIELD_TYPES, RESPONSE_TYPES } from './request';
 import type { ChatAnswer, FormField, ResponseRequest, ResponseType } from './request';
@@ -10,7 +9,6 @@ const MAX_LABEL_LENGTH = 100;
 const MAX_FIELDS = 50;
 const MAX_WORD_LENGTH = 50;
 const MAX_REPROMPTS = 10;
-const PARTIES: readonly ReplyParty[] = ['customer', 'agent', 'either'];
 const ANSWER_IN = ['links', 'chat', 'both'] as const;
 
 export const DEFAULT_TITLE = 'Your answer is requested';
@@ -72,7 +70,7 @@ function word(validator: ItemValidator, field: string, value: unknown, fallback:
 function readChatAnswer(context: IExecuteFunctions, validator: ItemValidator, approval?: IDataObject, double = false): ChatAnswer {
 	const { itemIndex } = validator;
 	const chat: ChatAnswer = {
-		party: validator.oneOf('Reply From', context.getNodeParameter('replyFrom', itemIndex, 'customer'), PARTIES),
+		party: validator.oneOf('Reply From', context.getNodeParameter('replyFrom', itemIndex, 'customer'), REPLY_PARTIES),
 		reprompts: 0,
 		simplify: context.getNodeParameter('simplify', itemIndex, false) === true,
 	};
