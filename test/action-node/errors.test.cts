@@ -150,10 +150,13 @@ test('5xx after the retries ran out', async () => {
 	expect((await stats(suite.sb)).requests).toBe(7);
 }, 30_000);
 
-test('a create is not repeated after a 5xx: it has no idempotency key', async () => {
+test.each([
+	['a create', { resource: 'contact', operation: 'create', name: 'Once' }],
+	['a merge', { resource: 'contact', operation: 'merge', primaryContactId: byId('ct_a'), secondaryContactId: byId('ct_b') }],
+])('%s is not repeated after a 5xx: it has no idempotency key', async (_, parameters) => {
 	await setFaults(suite.sb, { error_rate: 1, error_status: 500 });
 	await resetStats(suite.sb);
-	const result = await runNode({ credentials: suite.credentials, parameters: { resource: 'contact', operation: 'create', name: 'Once' } });
+	const result = await runNode({ credentials: suite.credentials, parameters });
 	expect(result.error).toMatchObject({ httpCode: '500' });
 	expect((await stats(suite.sb)).requests).toBe(1);
 });
