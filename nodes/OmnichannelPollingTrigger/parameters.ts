@@ -3,8 +3,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import { CHANNEL_TYPE_OPTIONS } from '../shared/channelTypes';
 import { LEAD_STATUSES, leadStatusOptions } from '../shared/leadStatuses';
-import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageDirections';
-import type { MessageDirection } from '../shared/messageDirections';
+import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageAuthors';
+import type { MessageDirection } from '../shared/messageAuthors';
 import { optionalId } from '../shared/parameterValues';
 import { conversationLocator } from '../shared/resourceLocators';
 import { simplifyDescription } from '../shared/simplifiedRecords';

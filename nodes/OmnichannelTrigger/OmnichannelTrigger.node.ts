@@ -6,8 +6,12 @@
  * - delivery.ts and signature.ts: verify, parse and filter each delivery;
  * - firstRun.ts: the execution's first step, which lets one execution per
  *   event run downstream;
- * - burst.ts: the option Answer a Burst Once, in the same step after
- *   firstRun.ts: one execution per burst of customer messages continues.
+ * - customerMessage.ts, in the same step after firstRun.ts: the options
+ *   that read the conversation for a customer's message, Answer a Burst Once
+ *   (burst.ts: one execution per burst continues) and Step Aside While a
+ *   Person Answers (stepAside.ts);
+ * - replyRouting.ts: a chat reply to a waiting Send and Wait of the workflow
+ *   is handed to that execution instead of starting one.
  * What it keeps, where, and why:
  * - registrationInStaticData.ts, the workflow's static data (with this
  *   process's latest change in process memory): the webhook's id and signing
@@ -21,6 +25,7 @@
  */
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	IDataObject,
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,
 	IExecuteFunctions,
@@ -33,14 +38,15 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { answerBurst } from './burst';
 import type { BurstMessage } from './burst';
+import { conversationOptionsOf, customerMessageStep } from './customerMessage';
 import { receiveDelivery } from './delivery';
 import type { ServiceEvent } from './delivery';
 import { markStarted } from './eventsInProcess';
 import { dataOf, firstRunOf } from './firstRun';
+import { messageAuthor } from '../shared/messageAuthors';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
-import { burstQuietSeconds, outputsDataOnly, triggerProperties } from './parameters';
+import { outputsDataOnly, triggerProperties } from './parameters';
 import { keyBytesOfSecret } from './signature';
 import { kindOf, triggerKey } from './registrationInStaticData';
 
@@ -130,13 +136,13 @@ export class OmnichannelTrigger implements INodeType {
 	 * worker included). It records the event id in n8n's database: the first
 	 * execution of an event passes it on; a later one (a copy that reached
 	 * another n8n process, or a redelivery after a restart) outputs nothing, so
-	 * no downstream node runs, and says so in its hints. With Answer a Burst
-	 * Once, a first execution of a customer's message then waits for the quiet
-	 * period and continues only for the burst's newest message (burst.ts).
+	 * no downstream node runs, and says so in its hints. With the options that
+	 * read the conversation, a first execution of a customer's message then
+	 * continues only as customerMessage.ts decides.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const dataOnly = outputsDataOnly(this);
-		const quietSeconds = burstQuietSeconds(this);
+		const conversationOptions = conversationOptionsOf(this.getNode(), this.getNodeParameter('options', 0, {}) as IDataObject);
 		const output: INodeExecutionData[] = [];
 		const trigger = triggerKey(this, kindOf(this));
 		for (const [index, item] of this.getInputData().entries()) {
@@ -152,14 +158,13 @@ export class OmnichannelTrigger implements INodeType {
 				continue;
 			}
 			const json = { ...(dataOnly ? dataOf(event) : event) };
-			// Answer a Burst Once (burst.ts): customer messages only.
-			if (quietSeconds !== undefined && event.type === 'message.created' && event.data?.from_customer === true) {
-				const outcome = await answerBurst(this, event.data as BurstMessage, quietSeconds, index);
-				if ('hint' in outcome) {
+			if (event.type === 'message.created' && event.data && messageAuthor(event.data) === 'customer') {
+				const outcome = await customerMessageStep(this, event.data as BurstMessage, conversationOptions, index);
+				if (!outcome.continue) {
 					this.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
 					continue;
 				}
-				json.burst = outcome.burst;
+				if (outcome.burst) json.burst = outcome.burst;
 			}
 			output.push({ json, pairedItem: { item: index } });
 		}

@@ -14,9 +14,11 @@
  * earlier burst.
  */
 import { NodeOperationError, sleep } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, IHookFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { apiRequest } from '../shared/transport';
+import { newerFirst, timeOf } from '../shared/conversation';
+import type { ConversationMessage } from '../shared/conversation';
+import { messageAuthor } from '../shared/messageAuthors';
 import { recordIds } from './eventsInDatabase';
 import type { LedgerHelpers, Verdict } from './eventsInDatabase';
 import { kindOf } from './registrationInStaticData';
@@ -28,12 +30,6 @@ import { kindOf } from './registrationInStaticData';
  */
 export const MAX_QUIET_SECONDS = 60;
 /**
- * Messages read per decision: one page, newest first
- * (docs/api-assumptions.md, "Lists and pagination"). A burst holds at most
- * this many messages.
- */
-export const BURST_READ_SIZE = 50;
-/**
  * Customer messages older than this, before the newest one, are not part of
  * its burst. It stays well below the time the ledger's window (40,000 ids,
  * two per customer message with this option) keeps a claim at sustained load,
@@ -43,14 +39,8 @@ export const MAX_BURST_AGE_MS = 60 * 60 * 1000;
 
 const OPTION_NAME = "'Answer a Burst Once'";
 
-/** A message as the messages list and the message.created event carry it (docs/api-assumptions.md, "Messages"). */
-export interface BurstMessage extends IDataObject {
-	id: string;
-	conversation_id?: string;
-	content?: string;
-	from_customer?: boolean;
-	created_at?: string;
-}
+/** A burst holds at most the reader's page of messages (shared/conversation.ts). */
+export type BurstMessage = ConversationMessage;
 
 export interface Burst extends IDataObject {
 	/** The texts of the burst's messages, oldest first, joined with newlines. */
@@ -74,37 +64,7 @@ export function quietSecondsOf(node: INode, options: IDataObject, itemIndex?: nu
 	return value;
 }
 
-/**
- * Activation's check: a valid quiet period, and the API credential the
- * option reads the conversation with (manual registration does not need it
- * otherwise).
- */
-export function checkBurstOption(context: IHookFunctions): void {
-	const node = context.getNode();
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	if (quietSecondsOf(node, options) === undefined) return;
-	requireApiCredential(node);
-}
-
-function requireApiCredential(node: INode, itemIndex?: number): void {
-	if (node.credentials?.omnichannelApi === undefined) {
-		throw new NodeOperationError(node, `${OPTION_NAME} needs an Omnichannel API credential`, {
-			itemIndex,
-			description:
-				'It reads the conversation\'s latest messages (scope messages:read). Select or create an Omnichannel API credential in the node, or remove the option.',
-		});
-	}
-}
-
-/** Every other message is outbound (docs/api-assumptions.md, "Messages"). */
-const isCustomerMessage = (message: IDataObject): boolean => message.from_customer === true;
-
-/** The API's order for messages: created_at descending, then id descending (docs/api-assumptions.md, "Lists and pagination"). */
-function newerFirst(left: BurstMessage, right: BurstMessage): number {
-	const byTime = Date.parse(String(right.created_at)) - Date.parse(String(left.created_at));
-	if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
-	return right.id < left.id ? -1 : right.id > left.id ? 1 : 0;
-}
+const isCustomerMessage = (message: IDataObject): boolean => messageAuthor(message) === 'customer';
 
 export type Decision =
 	| { kind: 'continue'; candidates: BurstMessage[] }
@@ -126,11 +86,11 @@ export function decide(message: BurstMessage, latest: BurstMessage[]): Decision 
 	const position = list.findIndex((listed) => listed.id === message.id);
 	const newer = list.slice(0, position).find(isCustomerMessage);
 	if (newer) return { kind: 'newer', newerId: newer.id };
-	const oldest = Date.parse(String(message.created_at)) - MAX_BURST_AGE_MS;
+	const oldest = timeOf(message) - MAX_BURST_AGE_MS;
 	const candidates: BurstMessage[] = [];
 	for (const listed of list.slice(position)) {
 		if (!isCustomerMessage(listed)) break;
-		if (Date.parse(String(listed.created_at)) < oldest) break;
+		if (timeOf(listed) < oldest) break;
 		candidates.push(listed);
 	}
 	return { kind: 'continue', candidates: candidates.reverse() };
@@ -181,7 +141,7 @@ const CANCEL_CHECK_MS = 500;
  * execution (or a worker cancelling its jobs at shutdown) should end within
  * a slice, without reading the conversation.
  */
-async function waitUnlessCancelled(context: IExecuteFunctions, ms: number, itemIndex: number): Promise<void> {
+export async function waitUnlessCancelled(context: IExecuteFunctions, ms: number, itemIndex: number): Promise<void> {
 	const signal = typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
 	const slices = Math.ceil(ms / CANCEL_CHECK_MS);
 	for (let slice = 0; slice < slices; slice++) {
@@ -196,32 +156,16 @@ async function waitUnlessCancelled(context: IExecuteFunctions, ms: number, itemI
 export type BurstOutcome = { burst: Burst } | { hint: string };
 
 /**
- * The burst step for one customer message: waits, reads, decides, claims.
- * Returns the burst to continue with, or the hint saying why this execution
- * ends without output.
+ * The burst decision for one customer message, from the conversation's
+ * latest messages read after the quiet period: the burst to continue with,
+ * or the hint saying why this execution ends without output.
  */
 export async function answerBurst(
 	context: IExecuteFunctions,
 	message: BurstMessage,
+	latest: BurstMessage[],
 	quietSeconds: number,
-	itemIndex: number,
 ): Promise<BurstOutcome> {
-	const node = context.getNode();
-	requireApiCredential(node, itemIndex);
-	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') {
-		throw new NodeOperationError(node, 'The message event has no message id or conversation id', {
-			itemIndex,
-			description: "Answer a Burst Once needs both, as every message.created event of the service carries them. Remove the option for events of another shape.",
-		});
-	}
-	// From the execution's start, not the message's created_at: the service's
-	// clock may differ from n8n's, and a late delivery then still waits.
-	await waitUnlessCancelled(context, quietSeconds * 1000, itemIndex);
-	const page = (await apiRequest.call(context, 'GET', '/messages', {
-		qs: { conversation_id: message.conversation_id, per_page: BURST_READ_SIZE },
-		itemIndex,
-	})) as IDataObject;
-	const latest = (Array.isArray(page.data) ? page.data : []) as BurstMessage[];
 	const decision = decide(message, latest);
 	if (decision.kind === 'newer') {
 		return {

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 
 import { apiRequest, apiRequestAllItems } from '../shared/transport';
-import { checkBurstOption } from './burst';
+import { checkConversationOptions } from './customerMessage';
 import { sameEvents } from './events';
 import { checkManualSigningSecret, requireCredential, subscribedEvents, usesManualRegistration } from './parameters';
 import { keyBytesOfSecret } from './signature';
@@ -147,7 +147,7 @@ async function discardAfterSwitch(context: IHookFunctions, kind: WebhookKind, st
 }
 
 export async function checkWebhookExists(this: IHookFunctions): Promise<boolean> {
-	checkBurstOption(this);
+	checkConversationOptions(this);
 	const kind = kindOf(this);
 	const stored = registeredWebhook(this.getWorkflowStaticData('node'), kind);
 	if (usesManualRegistration(this)) {

@@ -1,13 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import { CHANNEL_TYPE_OPTIONS } from '../shared/channelTypes';
-import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageDirections';
-import type { MessageDirection } from '../shared/messageDirections';
+import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageAuthors';
+import type { MessageDirection } from '../shared/messageAuthors';
 import { ALL_EVENTS, normaliseEvents } from './events';
 import type { MessageFilters } from '../shared/messageFilters';
 import { keyBytesOfSecret } from './signature';
-import { MAX_QUIET_SECONDS, quietSecondsOf } from './burst';
+import { MAX_QUIET_SECONDS } from './burst';
+import { stepAsideOption } from './stepAside';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -93,6 +94,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: {},
 		options: [
 			burstOption,
+			stepAsideOption,
 			{
 				displayName: 'Channel Types',
 				name: 'channelTypes',
@@ -180,9 +182,4 @@ export function eventFilters(context: IWebhookFunctions): MessageFilters {
 /** Output Data Only: the message or contact instead of the whole event. */
 export function outputsDataOnly(context: IExecuteFunctions): boolean {
 	return (context.getNodeParameter('options', 0, {}) as { outputDataOnly?: boolean }).outputDataOnly === true;
-}
-
-/** Answer a Burst Once's quiet period, or undefined when the option is off; throws when it is out of range. */
-export function burstQuietSeconds(context: IExecuteFunctions): number | undefined {
-	return quietSecondsOf(context.getNode(), context.getNodeParameter('options', 0, {}) as IDataObject);
 }

@@ -6,15 +6,16 @@ import {
 	chatResumeUrl,
 	HAND_OVER_SIGNATURE_HEADER,
 	isFromParty,
-	isOwnSend,
 	openCarrier,
 	signHandOver,
 	workflowTag,
 } from '../shared/chatWait';
 import type { ChatWait, HandOver } from '../shared/chatWait';
 import { BoundedMap } from '../shared/boundedMap';
+import { readRecentMessages, timeOf } from '../shared/conversation';
+import { isOwnSend } from '../shared/messageAuthors';
 import { onChannelTypes } from '../shared/messageFilters';
-import { apiRequest, credentialChatWaitKey } from '../shared/transport';
+import { credentialChatWaitKey } from '../shared/transport';
 import type { ServiceEvent } from './delivery';
 import { eventFilters } from './parameters';
 
@@ -27,8 +28,6 @@ import { eventFilters } from './parameters';
  * wait.
  */
 
-/** The newest messages read per reply: the question and the replies since it must be among them. */
-const MESSAGES_READ = 50;
 /**
  * How long after the question a waiting execution can still be starting its
  * wait: the question is sent just before the node returns, and n8n then saves
@@ -62,8 +61,6 @@ interface Answer {
 	wait: ChatWait;
 	handOver: HandOver;
 }
-
-const timeOf = (message: IDataObject) => Date.parse(String(message.created_at ?? ''));
 
 /**
  * The wait a message answers, if any: the newest question of this workflow
@@ -188,10 +185,7 @@ export async function routeChatReply(context: IWebhookFunctions, event: ServiceE
 		);
 		return undefined;
 	}
-	const page = await apiRequest.call(context, 'GET', '/messages', {
-		qs: { conversation_id: message.conversation_id, per_page: MESSAGES_READ },
-	});
-	const messages = ((page as IDataObject).data ?? []) as IDataObject[];
+	const messages: IDataObject[] = await readRecentMessages(context, message.conversation_id);
 	const answer = answeredWait(key, workflowTag(context.getWorkflow().id), event, messages, Date.now());
 	if (!answer) return undefined;
 	const question = messages.find((one) => String(one.id) === answer.handOver.questionId) ?? {};

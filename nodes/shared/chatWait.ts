@@ -1,6 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { messageAuthor } from './messageAuthors';
+import { CARRIER_PREFIX, REPROMPT_PREFIX } from './sendKeys';
+
 /**
  * A Send and Wait answered in the chat. The question's client_request_id
  * carries the wait ("the carrier"): where n8n resumes the waiting execution
@@ -13,11 +16,6 @@ import type { IDataObject } from 'n8n-workflow';
  * The service keeps and returns client_request_id as sent, up to 256
  * characters (docs/api-assumptions.md, "Messages").
  */
-export const CARRIER_PREFIX = 'n8nwait1_';
-/** The key of a re-prompt: one per wait and reply, so a repeated hand-over sends it once. */
-export const REPROMPT_PREFIX = 'n8nreprompt_';
-/** The start of the default key of every other send of this package (Omnichannel/helpers/idempotency.ts). */
-export const SEND_KEY_PREFIX = 'n8n_';
 export const MAX_CLIENT_REQUEST_ID = 256;
 
 export type ReplyParty = 'customer' | 'agent' | 'either';
@@ -176,23 +174,14 @@ export function repromptKey(waitId: string, replyId: string): string {
 	return REPROMPT_PREFIX + createHash('sha256').update(`${waitId}:${replyId}`).digest('hex').slice(0, 40);
 }
 
-/** A message this package sent: a question, a re-prompt, or any send with a default key. Never a reply. */
-export function isOwnSend(message: IDataObject): boolean {
-	const key = message.client_request_id;
-	return typeof key === 'string' && [CARRIER_PREFIX, REPROMPT_PREFIX, SEND_KEY_PREFIX].some((prefix) => key.startsWith(prefix));
-}
-
 /**
- * Whether a message is a reply from the party a wait listens to. Customers'
- * messages are inbound (`from_customer`); an agent's are attributed to a user
- * of the workspace (docs/api-assumptions.md, "Messages"). System messages and
- * this package's own sends never count.
+ * Whether a message is a reply from the party a wait listens to: a customer,
+ * or a person of the workspace for 'agent' (messageAuthors.ts). System
+ * messages and this package's own sends never count.
  */
 export function isFromParty(message: IDataObject, party: ReplyParty): boolean {
-	if (isOwnSend(message)) return false;
-	const customer = message.from_customer === true;
-	const agent = !customer && typeof message.from_user_id === 'string' && message.from_user_id !== '';
-	return party === 'customer' ? customer : party === 'agent' ? agent : customer || agent;
+	const author = messageAuthor(message);
+	return party === 'customer' ? author === 'customer' : party === 'agent' ? author === 'person' : author === 'customer' || author === 'person';
 }
 
 /** The signature of a hand-over body (hex HMAC), checked by the waiting node. */

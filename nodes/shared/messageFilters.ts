@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { messageDirection } from './messageDirections';
-import type { MessageDirection } from './messageDirections';
+import { messageDirection } from './messageAuthors';
+import type { MessageDirection } from './messageAuthors';
 
 /** The filters both triggers apply themselves, for want of them in the API. */
 export interface MessageFilters {

@@ -8,7 +8,8 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { answerBurst, decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/burst';
+import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/burst';
+import { customerMessageStep } from '../../nodes/OmnichannelTrigger/customerMessage';
 import type { BurstMessage } from '../../nodes/OmnichannelTrigger/burst';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';
 import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
@@ -239,7 +240,7 @@ describe('validation before any request', () => {
 		host.useSigningSecret(`whsec_${randomBytes(24).toString('base64')}`);
 		delete host.node.credentials!.omnichannelApi;
 		await host.listen();
-		await expect(host.activate()).rejects.toThrow(/'Answer a Burst Once' needs an Omnichannel API credential/);
+		await expect(host.activate()).rejects.toThrow(/'Answer a Burst Once' and 'Step Aside While a Person Answers' need an Omnichannel API credential/);
 	});
 
 	test('a quiet period out of range at run time fails the execution before reading the conversation', async () => {
@@ -264,7 +265,7 @@ describe('cancellation', () => {
 			getExecutionCancelSignal: () => controller.signal,
 			helpers: { httpRequestWithAuthentication: request },
 		} as unknown as import('n8n-workflow').IExecuteFunctions;
-		const waiting = answerBurst(context, { ...customer('msg_1', 0), conversation_id: 'conv_1' }, 60, 0);
+		const waiting = customerMessageStep(context, { ...customer('msg_1', 0), conversation_id: 'conv_1' }, { quietSeconds: 60 }, 0);
 		controller.abort();
 		await expect(waiting).rejects.toThrow(/cancelled while it waited/);
 		expect(request).not.toHaveBeenCalled();

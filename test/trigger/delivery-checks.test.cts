@@ -4,7 +4,7 @@ import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/eventsInDatabase'
 import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/eventsInDatabase';
 import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/events';
 import { passesFilters } from '../../nodes/OmnichannelTrigger/filters';
-import { messageDirection } from '../../nodes/shared/messageDirections';
+import { messageDirection } from '../../nodes/shared/messageAuthors';
 import { checkSignature, keyBytesOfSecret, hmacKeyOfSecret } from '../../nodes/OmnichannelTrigger/signature';
 import { createHmac } from 'crypto';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';

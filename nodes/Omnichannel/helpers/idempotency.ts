@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { SEND_KEY_PREFIX } from '../../shared/chatWait';
+import { SEND_KEY_PREFIX } from '../../shared/sendKeys';
 import { runSeed } from '../../shared/runSeed';
 
 /**

@@ -68,8 +68,11 @@ export async function apiRequest<T = IDataObject>(
 		returnFullResponse: true,
 		// Statuses are handled here, with the headers (Retry-After) at hand.
 		ignoreHttpStatusErrors: true,
-		timeout: REQUEST_TIMEOUT_MS,
 	};
+	const { deadline } = options;
+	const timeLeft = () => (deadline === undefined ? REQUEST_TIMEOUT_MS : Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()));
+	/** Whether a retry after `pauseMs` can still finish before the deadline. */
+	const retryFits = (pauseMs: number) => deadline === undefined || Date.now() + pauseMs < deadline;
 
 	for (let attempt = 1; ; attempt++) {
 		const call = { method, endpoint, attempts: attempt, itemIndex };
@@ -82,7 +85,7 @@ export async function apiRequest<T = IDataObject>(
 					this,
 					CREDENTIAL_TYPE,
 					// A fresh copy per attempt: n8n's helpers may alter the options.
-					{ ...request, headers: { ...request.headers } },
+					{ ...request, headers: { ...request.headers }, timeout: Math.max(1, timeLeft()) },
 				)) as FullResponse;
 			});
 		} catch (error) {
@@ -102,7 +105,7 @@ export async function apiRequest<T = IDataObject>(
 				);
 			}
 			const mayRetry = failure === 'notSent' || idempotent;
-			if (!mayRetry || attempt >= MAX_ATTEMPTS) {
+			if (!mayRetry || attempt >= MAX_ATTEMPTS || !retryFits(backoffDelay(attempt))) {
 				throw connectionError(node, baseUrl, call, mayRetry);
 			}
 			await pauseBeforeRetry(this, backoffDelay(attempt));
@@ -123,7 +126,8 @@ export async function apiRequest<T = IDataObject>(
 			isRetryableStatus(status) &&
 			safeToRepeat &&
 			attempt < MAX_ATTEMPTS &&
-			(retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS);
+			(retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS) &&
+			retryFits(retryAfterMs ?? backoffDelay(attempt));
 		if (!retryable) throw httpStatusError(node, status, body, { ...call, retryAfterMs }, redact);
 
 		if (status === 429) {

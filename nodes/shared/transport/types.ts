@@ -29,4 +29,10 @@ export interface ApiRequestOptions {
 	idempotent?: boolean;
 	/** A lower request rate than the API's 60 per second for this call. */
 	maxRequestsPerSecond?: number;
+	/**
+	 * When the caller's own time runs out (ms since the epoch), e.g. a webhook
+	 * delivery the sender stops waiting for: each attempt's timeout ends there,
+	 * and no retry starts that could not finish before it.
+	 */
+	deadline?: number;
 }

@@ -1,0 +1,72 @@
+/**
+ * The trigger's step for a customer's message when an option reads the
+ * conversation (Answer a Burst Once, Step Aside While a Person Answers): one
+ * read of its latest messages serves both, and the same read is kept for the
+ * rest of the execution, so the Omnichannel Chat Memory does not read again
+ * (shared/conversation.ts).
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHookFunctions, INode } from 'n8n-workflow';
+
+import { readRecentMessages } from '../shared/conversation';
+import { answerBurst, quietSecondsOf, waitUnlessCancelled } from './burst';
+import type { Burst, BurstMessage } from './burst';
+import { personAnswering, stepAsideHint, stepAsideMinutesOf } from './stepAside';
+
+export interface ConversationOptions {
+	quietSeconds?: number;
+	stepAsideMinutes?: number;
+}
+
+/** The options that read the conversation, checked; both undefined when neither is on. */
+export function conversationOptionsOf(node: INode, options: IDataObject, itemIndex?: number): ConversationOptions {
+	return { quietSeconds: quietSecondsOf(node, options, itemIndex), stepAsideMinutes: stepAsideMinutesOf(node, options, itemIndex) };
+}
+
+const readsConversation = (options: ConversationOptions) => options.quietSeconds !== undefined || options.stepAsideMinutes !== undefined;
+
+function requireApiCredential(node: INode, itemIndex?: number): void {
+	if (node.credentials?.omnichannelApi === undefined) {
+		throw new NodeOperationError(node, "'Answer a Burst Once' and 'Step Aside While a Person Answers' need an Omnichannel API credential", {
+			itemIndex,
+			description:
+				"They read the conversation's latest messages (scope messages:read). Select or create an Omnichannel API credential in the node, or remove the options.",
+		});
+	}
+}
+
+/** Activation's check: valid values, and the API credential the options read with (manual registration does not need it otherwise). */
+export function checkConversationOptions(context: IHookFunctions): void {
+	const node = context.getNode();
+	if (readsConversation(conversationOptionsOf(node, context.getNodeParameter('options', {}) as IDataObject))) requireApiCredential(node);
+}
+
+export type CustomerMessageOutcome = { continue: true; burst?: Burst } | { continue: false; hint: string };
+
+export async function customerMessageStep(
+	context: IExecuteFunctions,
+	message: BurstMessage,
+	options: ConversationOptions,
+	itemIndex: number,
+): Promise<CustomerMessageOutcome> {
+	if (!readsConversation(options)) return { continue: true };
+	const node = context.getNode();
+	requireApiCredential(node, itemIndex);
+	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') {
+		throw new NodeOperationError(node, 'The message event has no message id or conversation id', {
+			itemIndex,
+			description: 'Answer a Burst Once and Step Aside need both, as every message.created event of the service carries them. Remove the options for events of another shape.',
+		});
+	}
+	// From the execution's start, not the message's created_at: the service's
+	// clock may differ from n8n's, and a late delivery then still waits.
+	if (options.quietSeconds !== undefined) await waitUnlessCancelled(context, options.quietSeconds * 1000, itemIndex);
+	const latest = (await readRecentMessages(context, message.conversation_id, { itemIndex, keepForExecution: true })) as BurstMessage[];
+	if (options.stepAsideMinutes !== undefined) {
+		const person = personAnswering(message, latest, options.stepAsideMinutes);
+		if (person) return { continue: false, hint: stepAsideHint(message, person, options.stepAsideMinutes) };
+	}
+	if (options.quietSeconds === undefined) return { continue: true };
+	const outcome = await answerBurst(context, message, latest, options.quietSeconds);
+	return 'hint' in outcome ? { continue: false, hint: outcome.hint } : { continue: true, burst: outcome.burst };
+}

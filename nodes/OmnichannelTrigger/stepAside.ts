@@ -1,0 +1,53 @@
+/**
+ * "Step Aside While a Person Answers": while a person of the workspace has
+ * written in the conversation within the chosen period before a customer's
+ * message (or after it, during a burst's quiet period), the customer's
+ * message does not continue the workflow; the execution says so in a hint.
+ * A person is anyone the package's one classifier calls so
+ * (shared/messageAuthors.ts): not System, not this package's own sends. Times
+ * are the service's own (created_at), so n8n's clock does not matter.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+
+import { timeOf } from '../shared/conversation';
+import type { ConversationMessage } from '../shared/conversation';
+import { messageAuthor } from '../shared/messageAuthors';
+
+/** A week: longer hand-overs are a conversation's status, not a pause. */
+export const MAX_STEP_ASIDE_MINUTES = 7 * 24 * 60;
+
+export const stepAsideOption: INodeProperties = {
+	displayName: 'Step Aside While a Person Answers (Minutes)',
+	name: 'stepAsideMinutes',
+	type: 'number',
+	default: 15,
+	typeOptions: { minValue: 0.1, maxValue: MAX_STEP_ASIDE_MINUTES, numberPrecision: 1 },
+	description:
+		"For bots in a shared inbox: while a person of the workspace has written in the conversation within this many minutes, customer messages do not continue the workflow (the execution ends with a hint saying who answered and when the bot answers again). System messages and n8n's own sends don't count. Needs the Omnichannel API credential (messages:read).",
+	hint: 'The conversation is read once per customer message; with Answer a Burst Once, the same read serves both.',
+};
+
+/** The period the node asks for in minutes, or undefined when the option is off; throws when it is not a positive number. */
+export function stepAsideMinutesOf(node: INode, options: IDataObject, itemIndex?: number): number | undefined {
+	const value = options.stepAsideMinutes;
+	if (value === undefined) return undefined;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_STEP_ASIDE_MINUTES) {
+		throw new NodeOperationError(node, "'Step Aside While a Person Answers' needs a positive number of minutes", {
+			itemIndex,
+			description: `The option's value is ${JSON.stringify(value)}. Set it to a number of minutes above 0 and at most ${MAX_STEP_ASIDE_MINUTES}.`,
+		});
+	}
+	return value;
+}
+
+/** The newest message of a person at most `minutes` before `message`, or after it: the bot steps aside. */
+export function personAnswering(message: ConversationMessage, latest: ConversationMessage[], minutes: number): ConversationMessage | undefined {
+	const since = timeOf(message) - minutes * 60_000;
+	return latest.find((listed) => messageAuthor(listed) === 'person' && timeOf(listed) >= since);
+}
+
+export function stepAsideHint(message: ConversationMessage, person: ConversationMessage, minutes: number): string {
+	const until = new Date(timeOf(person) + minutes * 60_000).toISOString();
+	return `Message ${message.id}: a person of the workspace (${String(person.from_user_id)}) wrote in this conversation at ${String(person.created_at)}, so the workflow steps aside until ${until}. This execution ran nothing downstream.`;
+}

@@ -1,0 +1,14 @@
+/**
+ * The client_request_id prefixes of this package's own sends. The service
+ * keeps a send's client_request_id as given (docs/api-assumptions.md,
+ * "Messages"), so a message whose key starts with one of them was sent by
+ * this package, whoever the API attributes it to.
+ */
+/** A Send and Wait question: the key carries the wait (chatWait.ts). */
+export const CARRIER_PREFIX = 'n8nwait1_';
+/** A re-prompt: one per wait and reply, so a repeated hand-over sends it once. */
+export const REPROMPT_PREFIX = 'n8nreprompt_';
+/** Every other send's default key (Omnichannel/helpers/idempotency.ts). */
+export const SEND_KEY_PREFIX = 'n8n_';
+
+export const OWN_SEND_PREFIXES: readonly string[] = [CARRIER_PREFIX, REPROMPT_PREFIX, SEND_KEY_PREFIX];
