@@ -33,7 +33,7 @@ export function stepAsideMinutesOf(node: INode, options: IDataObject, itemIndex?
 	const value = options.stepAsideMinutes;
 	if (value === undefined) return undefined;
 	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_STEP_ASIDE_MINUTES) {
-		throw new NodeOperationError(node, "'Step Aside While a Person Answers' needs a positive number of minutes", {
+		throw new NodeOperationError(node, `'Step Aside While a Person Answers' needs a positive number of minutes, at most ${MAX_STEP_ASIDE_MINUTES}`, {
 			itemIndex,
 			description: `The option's value is ${JSON.stringify(value)}. Set it to a number of minutes above 0 and at most ${MAX_STEP_ASIDE_MINUTES}.`,
 		});

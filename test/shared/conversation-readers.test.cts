@@ -53,7 +53,7 @@ describe('stepping aside', () => {
 		expect(personAnswering(customer, [customer, bot, system, person(10)], 15)).toBeUndefined();
 	});
 
-	test.each([0, -1, 'ten', Number.NaN, 10_081])('a period of %p is refused, naming the option', (value) => {
+	test.each([0, -1, 'ten', null, Number.NaN, 10_081])('a period of %p is refused, naming the option', (value) => {
 		expect(() => stepAsideMinutesOf({ name: 'Trigger' } as never, { stepAsideMinutes: value })).toThrow(/'Step Aside While a Person Answers' needs a positive number of minutes/);
 	});
 

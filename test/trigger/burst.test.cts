@@ -15,6 +15,8 @@ import { ProcessedDataTable } from '../support/host/processed-data.cjs';
 import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
 import { api, control, pause, startSandbox, stats, waitFor } from '../support/sandbox.cjs';
 import type { Sandbox } from '../support/sandbox.cjs';
+import { inbound as inboundIn, newWorld, reply as replyIn } from '../support/world.cjs';
+import type { World } from '../support/world.cjs';
 
 const QUIET_SECONDS = 1;
 
@@ -94,20 +96,6 @@ afterAll(async () => {
 	await sandbox.close();
 });
 
-interface World {
-	key: string;
-	conversation: string;
-}
-
-/** A workspace of its own per test, so no other test's webhook receives its events. */
-async function newWorld(): Promise<World> {
-	const { app_id } = (await control(sandbox, 'POST', '/workspaces', {})) as { app_id: string };
-	const { key } = (await control(sandbox, 'POST', '/keys', { app_id, mode: 'test' })) as { key: string };
-	const channel = (await control(sandbox, 'POST', '/channels', { app_id, type: 'livechat', name: 'chat' })) as { id: string };
-	const conversation = (await control(sandbox, 'POST', '/conversations', { app_id, channel_id: channel.id })) as { id: string };
-	return { key, conversation: conversation.id };
-}
-
 const burstParameters = (options: IDataObject = {}): INodeParameters => ({
 	events: ['message.created'],
 	options: { burstQuietSeconds: QUIET_SECONDS, directions: ['customer'], ...options },
@@ -131,11 +119,8 @@ async function activeHost(world: World, parameters: INodeParameters, processes =
 	return host;
 }
 
-const inbound = async (world: World, text: string) =>
-	(await control(sandbox, 'POST', '/inbound', { conversation_id: world.conversation, text })) as IDataObject;
-
-const reply = async (world: World, text: string) =>
-	await api(sandbox, 'POST', '/messages/text', { conversation_id: world.conversation, text, client_request_id: randomBytes(8).toString('hex') }, world.key);
+const inbound = async (world: World, text: string) => await inboundIn(sandbox, world, text);
+const reply = async (world: World, text: string) => await replyIn(sandbox, world, text);
 
 /** Every customer message has had its execution: continued, or ended as part of a burst. */
 async function settled(host: TriggerHost, messages: number): Promise<void> {
@@ -150,7 +135,7 @@ const burstOf = (json: IDataObject) => json.burst as { text: string; messages: I
 
 describe('a burst through the trigger', () => {
 	test('five customer messages within the quiet period: one continuation with the five texts in order, four executions end with a hint', async () => {
-		const world = await newWorld();
+		const world = await newWorld(sandbox);
 		const host = await activeHost(world, burstParameters());
 		const texts = ['Hi', 'I ordered a lamp', 'order 1234', 'it arrived broken', 'what now?'];
 		const sent: IDataObject[] = [];
@@ -173,7 +158,7 @@ describe('a burst through the trigger', () => {
 	});
 
 	test('Output Data Only: the message plus the burst', async () => {
-		const world = await newWorld();
+		const world = await newWorld(sandbox);
 		const host = await activeHost(world, burstParameters({ outputDataOnly: true }));
 		const first = await inbound(world, 'one');
 		const second = await inbound(world, 'two');
@@ -186,7 +171,7 @@ describe('a burst through the trigger', () => {
 	});
 
 	test('a message is never in two continued bursts, also when the workflow has not answered the first one yet', async () => {
-		const world = await newWorld();
+		const world = await newWorld(sandbox);
 		const host = await activeHost(world, burstParameters());
 		await inbound(world, 'a1');
 		await inbound(world, 'a2');
@@ -207,7 +192,7 @@ describe('a burst through the trigger', () => {
 	});
 
 	test('duplicate deliveries reaching two processes change nothing', async () => {
-		const world = await newWorld();
+		const world = await newWorld(sandbox);
 		const host = await activeHost(world, burstParameters(), 2);
 		host.route = (requestNumber) => requestNumber % 2;
 		await control(sandbox, 'PUT', '/faults', { webhook_duplicate_rate: 1 });
@@ -227,7 +212,7 @@ describe('a burst through the trigger', () => {
 
 describe('validation before any request', () => {
 	test('publishing with a quiet period out of range fails and registers nothing', async () => {
-		const world = await newWorld();
+		const world = await newWorld(sandbox);
 		const host = newHost(world, burstParameters({ burstQuietSeconds: 0 }));
 		await host.listen();
 		await expect(host.activate()).rejects.toThrow(/'Answer a Burst Once' needs a quiet period from 1 to 60 seconds/);
@@ -235,7 +220,7 @@ describe('validation before any request', () => {
 	});
 
 	test('manual registration without an API credential: publishing fails and says which credential', async () => {
-		const world = await newWorld();
+		const world = await newWorld(sandbox);
 		const host = newHost(world, { ...burstParameters(), registration: 'manual' });
 		host.useSigningSecret(`whsec_${randomBytes(24).toString('base64')}`);
 		delete host.node.credentials!.omnichannelApi;
@@ -244,7 +229,7 @@ describe('validation before any request', () => {
 	});
 
 	test('a quiet period out of range at run time fails the execution before reading the conversation', async () => {
-		const world = await newWorld();
+		const world = await newWorld(sandbox);
 		const host = await activeHost(world, burstParameters());
 		host.setParameters(burstParameters({ burstQuietSeconds: 120 }));
 		await control(sandbox, 'DELETE', '/stats');
