@@ -12,3 +12,14 @@ export const REPROMPT_PREFIX = 'n8nreprompt_';
 export const SEND_KEY_PREFIX = 'n8n_';
 
 export const OWN_SEND_PREFIXES: readonly string[] = [CARRIER_PREFIX, REPROMPT_PREFIX, SEND_KEY_PREFIX];
+
+/**
+ * The key a send carries for a Client Request ID the user set: the same
+ * prefix as the default keys, so that every message this package sends is
+ * told apart from a person's (messageAuthors.ts), also when an AI agent or an
+ * upstream record id chose the key. The same value always gives the same key,
+ * so a repeated send still returns the first message.
+ */
+export function ownSendKey(key: string): string {
+	return key.startsWith(SEND_KEY_PREFIX) ? key : `${SEND_KEY_PREFIX}${key}`;
+}

@@ -100,7 +100,8 @@ describe('Omnichannel node in n8n', () => {
 			expect(await stored('Send text')).toMatchObject({
 				message_type: 'text',
 				content: 'E2E text ✓ 🚀',
-				client_request_id: 'e2e-text-1',
+				// The key as set, with the prefix that marks this package's sends.
+				client_request_id: 'n8n_e2e-text-1',
 				from_customer: false,
 			});
 			expect(await stored('Send location')).toMatchObject({ message_type: 'location', content: '52.520008,13.404954' });

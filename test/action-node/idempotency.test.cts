@@ -53,7 +53,7 @@ test('an expression override sends once per upstream record, across executions',
 	const options = { options: { clientRequestId: '={{ "shipped-" + $json.orderId }}' } };
 	await sendText(conversation.id, options, items);
 	const repeat = await sendText(conversation.id, options, [...items, { json: { orderId: 'order-3' } }]);
-	expect(repeat.json.map((message) => message.client_request_id)).toEqual(['shipped-order-1', 'shipped-order-2', 'shipped-order-3']);
+	expect(repeat.json.map((message) => message.client_request_id)).toEqual(['n8n_shipped-order-1', 'n8n_shipped-order-2', 'n8n_shipped-order-3']);
 	expect(await messagesOf(suite.sb, conversation.id)).toHaveLength(3);
 });
 

@@ -44,7 +44,7 @@ const sendOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. order-1042-confirmation',
 		description:
-			"Key that makes the send happen only once: a second send with the same key returns the first message instead of sending again. Leave empty to derive it from the execution, the node and the item, so that a retry of the same execution never sends twice. Set it to an upstream record's ID (expression) to send once per record across executions. As an AI tool, let the model define it, so that a retried call with the same key sends once.",
+			"Key that makes the send happen only once: a second send with the same key returns the first message instead of sending again. Leave empty to derive it from the execution, the node and the item, so that a retry of the same execution never sends twice. Set it to an upstream record's ID (expression) to send once per record across executions. As an AI tool, let the model define it, so that a retried call with the same key sends once. The message carries it with the prefix n8n_ (added when missing), which tells n8n's own sends from a person's.",
 	},
 	{
 		displayName: 'From User ID',

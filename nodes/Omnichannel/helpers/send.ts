@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { optionalId } from '../../shared/parameterValues';
+import { ownSendKey } from '../../shared/sendKeys';
 import { apiRequest } from '../../shared/transport';
 import type { ApiRequestOptions } from '../../shared/transport';
 import type { OperationCall, RunContext } from './operation';
@@ -32,11 +33,10 @@ export function readSendFields(
 ): { fields: SendFields; options: IDataObject } {
 	const { itemIndex } = validator;
 	const options = collection(context, itemIndex, 'options');
+	const chosenKey = optionalId(options.clientRequestId);
 	const fields: SendFields = {
 		conversation_id: requiredId(context, validator, 'conversationId', 'Conversation'),
-		client_request_id:
-			optionalId(options.clientRequestId) ??
-			defaultClientRequestId(context, itemIndex, run.runIndex, operation),
+		client_request_id: chosenKey ? ownSendKey(chosenKey) : defaultClientRequestId(context, itemIndex, run.runIndex, operation),
 	};
 	const replyTo = optionalId(options.replyToMessageId);
 	if (replyTo) fields.reply_to_message_id = replyTo;
