@@ -1,8 +1,10 @@
 'use strict';
 // The demo environment: the sandbox (demo seed) and a real n8n with our
-// packed package, the owner account, a ready credential for the sandbox and
-// the examples/ workflows, the auto-reply published. `npm run demo` runs it
+// packed package, the owner account, a ready credential for the sandbox, the
+// MCP server's token and the examples/ workflows, the auto-reply and the MCP
+// server published. `npm run demo` runs it
 // in the foreground; the E2E suite runs the examples against it.
+const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
@@ -16,6 +18,10 @@ const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 /** The credential every example refers to. */
 const DEMO_CREDENTIAL = Object.freeze({ id: 'omnichannelDemo1', name: 'Omnichannel sandbox' });
+/** The Bearer Auth credential (n8n's `httpBearerAuth`) of the MCP server example's trigger. */
+const MCP_TOKEN_CREDENTIAL = Object.freeze({ id: 'mcpServerToken01', name: 'MCP server token' });
+/** The credential each type of reference in examples/ must name. */
+const EXAMPLE_CREDENTIALS = Object.freeze({ omnichannelApi: DEMO_CREDENTIAL, httpBearerAuth: MCP_TOKEN_CREDENTIAL });
 
 /** Example workflow ids (fixed in examples/*.json). */
 const EXAMPLE_IDS = Object.freeze({
@@ -37,9 +43,9 @@ function mcpServerUrl(examples, n8nBaseUrl) {
 }
 
 /**
- * examples/*.json, checked: every node of ours uses the demo credential and
- * only parameters our nodes have, so a renamed parameter fails here and not
- * silently in the editor.
+ * examples/*.json, checked: every node of ours uses the demo credential (the
+ * MCP trigger its token) and only parameters our nodes have, so a renamed
+ * parameter fails here and not silently in the editor.
  */
 function loadExamples() {
 	const files = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json')).sort();
@@ -47,9 +53,11 @@ function loadExamples() {
 		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
 		workflows.checkWorkflowParameters(workflow);
 		for (const node of workflow.nodes) {
-			const ref = node.credentials?.omnichannelApi;
-			if (ref && ref.id !== DEMO_CREDENTIAL.id) {
-				throw new Error(`${file}: node "${node.name}" uses credential ${ref.id}, not ${DEMO_CREDENTIAL.id}`);
+			for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+				const expected = EXAMPLE_CREDENTIALS[type];
+				if (ref.id !== expected?.id) {
+					throw new Error(`${file}: node "${node.name}" uses ${type} credential ${ref.id}, not ${expected?.id ?? 'one the demo creates'}`);
+				}
 			}
 		}
 		return workflow;
@@ -63,6 +71,21 @@ async function waitForWebhook(sandbox, webhookBaseUrl) {
 		what: 'the auto-reply trigger to register its webhook at the sandbox',
 		timeoutMs: 60_000,
 	});
+}
+
+/**
+ * Waits until n8n serves the published MCP server: n8n answers the publish
+ * before it registers the endpoint, which answers 404 until then.
+ */
+async function waitForMcpServer(url) {
+	await waitFor(
+		async () => {
+			const response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+			await response.body?.cancel();
+			return response.status !== 404;
+		},
+		{ what: `the MCP server at ${url}`, timeoutMs: 60_000 },
+	);
 }
 
 /**
@@ -96,9 +119,12 @@ async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {},
 			log('installing the packed package into a fresh n8n user folder');
 			n8n = await startN8n({ userFolder, port: n8nPort, env, start: false });
 		}
-		log('importing the credential and the example workflows');
+		log('importing the credentials and the example workflows');
+		// A new token per start, as the demo's n8n data is new on every start.
+		const mcpToken = crypto.randomBytes(24).toString('base64url');
 		await n8n.importCredentials([
 			omnichannelCredential({ ...DEMO_CREDENTIAL, baseUrl: sandbox.base_url, apiKey: sandbox.key }),
+			{ ...MCP_TOKEN_CREDENTIAL, type: 'httpBearerAuth', data: { token: mcpToken } },
 		]);
 		await n8n.importWorkflows(examples);
 		log(queue ? 'starting n8n: main, then the workers and the webhook process' : 'starting n8n');
@@ -112,7 +138,9 @@ async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {},
 		// The AI agent example stays unpublished: it needs the user's own chat model.
 		log('publishing the MCP server workflow');
 		await n8n.publishWorkflow(EXAMPLE_IDS.mcpServer);
-		return { n8n, cluster, sandbox, login, examples, mcpUrl: mcpServerUrl(examples, webhookBaseUrl), close };
+		const mcpUrl = mcpServerUrl(examples, webhookBaseUrl);
+		await waitForMcpServer(mcpUrl);
+		return { n8n, cluster, sandbox, login, examples, mcpUrl, mcpToken, close };
 	} catch (error) {
 		await close();
 		throw error;

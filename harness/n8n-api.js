@@ -77,9 +77,19 @@ class N8nApi {
 		}
 	}
 
-	/** The node descriptions the editor loads (`/types/nodes.json`, behind the session cookie). */
+	/**
+	 * The node descriptions the editor loads (`/types/nodes.json`, behind the
+	 * session cookie). n8n rewrites that file in place whenever it reloads
+	 * nodes (N8N_DEV_RELOAD, package installs), and serves it empty or cut off
+	 * meanwhile: that is an error here, never a list.
+	 */
 	async nodeTypes() {
-		return (await this.request('GET', '/types/nodes.json', { headers: this.cookie ? { cookie: this.cookie } : {} })).body;
+		const { body } = await this.request('GET', '/types/nodes.json', { headers: this.cookie ? { cookie: this.cookie } : {} });
+		if (!Array.isArray(body)) {
+			const length = typeof body === 'string' ? body.length : 0;
+			throw new Error(`GET /types/nodes.json -> not a JSON list (${length} characters): n8n serves it so while it rewrites it, during a reload of nodes`);
+		}
+		return body;
 	}
 
 	async login({ email, password }) {

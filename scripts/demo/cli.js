@@ -1,7 +1,8 @@
 'use strict';
 // `npm run demo` (after scripts/demo/start.sh has built the package and the n8n
 // cache): starts the demo environment, prints how to use it and stays up
-// until Ctrl-C. Prints the n8n login, never the sandbox's API key.
+// until Ctrl-C. Prints the n8n login and the MCP server's token, never the
+// sandbox's API key.
 // `npm run dev` adds --dev: n8n in development mode with N8N_DEV_RELOAD=true,
 // and the package rebuilt into it on every change (rebuild.js).
 //
@@ -58,7 +59,7 @@ async function sampleConversation(sandbox) {
 	return (await client.listAll('/conversations')).find((c) => active.has(c.channel_id));
 }
 
-function printReady({ n8n, cluster, sandbox, login, examples, mcpUrl }, conversation, userFolder) {
+function printReady({ n8n, cluster, sandbox, login, examples, mcpUrl, mcpToken }, conversation, userFolder) {
 	const body = JSON.stringify({ conversation_id: conversation.id, text: 'Hi, is my order on its way?' });
 	const published = [EXAMPLE_IDS.autoReply, EXAMPLE_IDS.mcpServer];
 	const names = examples.map((w) => `${w.name}${published.includes(w.id) ? '  (published)' : ''}`);
@@ -71,7 +72,8 @@ function printReady({ n8n, cluster, sandbox, login, examples, mcpUrl }, conversa
 			`  login         ${login.email} / ${login.password}`,
 			`  credential    "Omnichannel sandbox", for the sandbox API at ${sandbox.base_url}`,
 			`  workflows     ${names.join('\n                ')}`,
-			`  MCP server    ${mcpUrl}  (Streamable HTTP or SSE, no auth: the demo's tools for MCP clients)`,
+			`  MCP server    ${mcpUrl}  (Streamable HTTP or SSE: the demo's tools for MCP clients)`,
+			`  MCP token     ${mcpToken}  (send "Authorization: Bearer <token>"; new on every start)`,
 			'',
 			`Try it: a customer writes in on ${conversation.channel}, and the auto-reply answers (see Executions):`,
 			`  curl -s -X POST ${sandbox.control_url}/inbound -H 'content-type: application/json' -d '${body}'`,

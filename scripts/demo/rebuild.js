@@ -1,9 +1,10 @@
 'use strict';
 // The fast loop of `npm run dev`: every change under nodes/ or credentials/
 // rebuilds the package (tsc, incremental, then the icons and codex files that
-// gulp copies) and copies dist/ into the package n8n has installed. n8n, started
-// in development mode with N8N_DEV_RELOAD=true, watches that folder and reloads
-// the nodes, and the editor picks up their new descriptions.
+// gulp copies) and copies the files of dist/ that changed into the package n8n
+// has installed. n8n, started in development mode with N8N_DEV_RELOAD=true,
+// watches that folder and reloads the nodes, and the editor picks up their new
+// descriptions.
 const { execFile } = require('child_process');
 const fs = require('fs');
 const path = require('path');
@@ -27,6 +28,31 @@ async function compile() {
 async function copyAssets() {
 	const { 'build:icons': copy } = require(path.join(REPO_ROOT, 'gulpfile.js'));
 	await new Promise((resolve, reject) => copy().on('finish', resolve).on('error', reject));
+}
+
+/**
+ * Copies the files of `from` whose content differs from their copy under `to`;
+ * returns how many. n8n reloads the nodes on any write into its package, and
+ * while it reloads it rewrites the node list it serves the editor
+ * (/types/nodes.json), which then answers empty or cut off: a build that
+ * changed nothing must write nothing there.
+ */
+function copyChanged(from, to) {
+	let copied = 0;
+	for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+		const source = path.join(from, entry.name);
+		const target = path.join(to, entry.name);
+		if (entry.isDirectory()) {
+			fs.mkdirSync(target, { recursive: true });
+			copied += copyChanged(source, target);
+			continue;
+		}
+		const content = fs.readFileSync(source);
+		if (fs.existsSync(target) && content.equals(fs.readFileSync(target))) continue;
+		fs.writeFileSync(target, content);
+		copied++;
+	}
+	return copied;
 }
 
 /**
@@ -61,9 +87,10 @@ async function watchAndRebuild({ installedDir, log }) {
 	const build = async () => {
 		await compile();
 		await copyAssets();
-		fs.cpSync(path.join(REPO_ROOT, 'dist'), path.join(installedDir, 'dist'), { recursive: true, force: true });
+		return copyChanged(path.join(REPO_ROOT, 'dist'), path.join(installedDir, 'dist'));
 	};
 	fs.rmSync(BUILD_INFO, { force: true });
+	// The same sources as the installed package, unless they were edited since it was packed.
 	await build();
 
 	let timer;
@@ -72,8 +99,9 @@ async function watchAndRebuild({ installedDir, log }) {
 		building = building.then(async () => {
 			const started = Date.now();
 			try {
-				await build();
-				log(`rebuilt after a change to ${changed} in ${Date.now() - started} ms; n8n reloads the nodes`);
+				const copied = await build();
+				const effect = copied > 0 ? `${copied} file(s) changed, n8n reloads the nodes` : 'the build is unchanged, n8n keeps its nodes';
+				log(`rebuilt after a change to ${changed} in ${Date.now() - started} ms; ${effect}`);
 			} catch (error) {
 				// tsc prints its errors on stdout.
 				log(`build failed, n8n keeps the last good build:\n${error.stdout || error.message}`);

@@ -10,7 +10,7 @@ const path = require('path');
 const { freePort, N8nApi, waitFor } = require('../../harness');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 const { EXAMPLE_IDS } = require('../../harness/demo');
-const { connectMcp } = require('../support/n8n/mcp');
+const { connectMcp, mcpRequestStatus } = require('../support/n8n/mcp');
 
 const DEMO_SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'demo', 'cli.js');
 
@@ -76,10 +76,13 @@ describe('the demo command', () => {
 	);
 
 	test(
-		'prints an MCP server URL that the MCP SDK client lists the Omnichannel tools from',
+		'prints an MCP server URL and token: without the token the URL refuses (403), with it the MCP SDK client lists the Omnichannel tools',
 		async () => {
 			const [, url] = output.match(/MCP server +(http\S+)/);
-			const mcp = await connectMcp(url);
+			const [, token] = output.match(/MCP token +(\S+)/);
+			expect(token).toMatch(/^[\w-]{32}$/);
+			expect(await mcpRequestStatus(url)).toBe(403);
+			const mcp = await connectMcp(url, { token });
 			try {
 				const { tools } = await mcp.listTools();
 				expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['Send_message', 'Find_contacts', 'Workspace_identity']));

@@ -1,8 +1,9 @@
 'use strict';
 // `npm run dev` minus the install: in a copy of the repository (the test edits
 // its sources), the demo comes up with n8n in development mode, and a change
-// saved under nodes/ reaches the node types n8n serves its editor. Prints how
-// long that took; asserts only that it happened.
+// saved under nodes/ reaches the node types n8n serves its editor, and nothing
+// else reloads them (a reload rewrites the node list n8n serves, which answers
+// empty meanwhile). Prints how long that took; asserts only that it happened.
 const { execFileSync, spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
@@ -33,12 +34,15 @@ describe('npm run dev', () => {
 	let exited;
 	let output = '';
 	let port;
+	let userFolder;
+	/** How often n8n's log says it reloaded the nodes. */
+	const reloads = () => (fs.readFileSync(path.join(userFolder, 'n8n-server.log'), 'utf8').match(/Hot reload triggered/g) ?? []).length;
 
 	beforeAll(async () => {
 		copy = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-dev-'));
 		copyRepository(copy);
 		port = await freePort();
-		const userFolder = path.join(copy, '.e2e', 'dev-n8n');
+		userFolder = path.join(copy, '.e2e', 'dev-n8n');
 		child = spawn(process.execPath, [path.join(copy, 'scripts', 'demo', 'cli.js'), '--dev', '--port', String(port), '--user-folder', userFolder], {
 			cwd: copy,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,6 +77,8 @@ describe('npm run dev', () => {
 			await api.login(DEFAULT_OWNER);
 			const described = async (marker) => JSON.stringify(await api.nodeTypes()).includes(marker);
 			expect(await described('dev-loop-marker')).toBe(false);
+			// Starting copies an unchanged build: n8n must not reload for it.
+			expect(reloads()).toBe(0);
 
 			const file = path.join(copy, EDITED);
 			const source = fs.readFileSync(file, 'utf8');
@@ -89,7 +95,8 @@ describe('npm run dev', () => {
 			fs.writeFileSync(file, source.replace(DESCRIPTION, `'dev-loop-second ${DESCRIPTION.slice(1)}`));
 			await waitFor(() => described('dev-loop-second'), { what: 'the second edit in /types/nodes.json', timeoutMs: 60_000, intervalMs: 100 });
 			console.log(`dev: a saved change showed in n8n's node types after ${firstMs} ms, the next one after ${Date.now() - again} ms`);
-			expect(output).toMatch(/dev: rebuilt after a change to nodes\/Omnichannel\/Omnichannel\.node\.ts/);
+			expect(output).toMatch(/dev: rebuilt after a change to nodes\/Omnichannel\/Omnichannel\.node\.ts in \d+ ms; \d+ file\(s\) changed/);
+			expect(reloads()).toBeGreaterThanOrEqual(2);
 
 			child.kill('SIGINT');
 			expect(await exited).toEqual({ code: 0, signal: null });

@@ -10,7 +10,7 @@ const { freePort, nodeOutput, sandboxClient, sleep, waitFor, workflows: w } = re
 const { NODE_TYPES } = require('../../harness/node-types');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 const { startDemo, EXAMPLE_IDS } = require('../../harness/demo');
-const { OMNICHANNEL_TOOL_TYPE, connectMcp, resultText, startFakeChatModel, toolCall } = require('../support/n8n/mcp');
+const { OMNICHANNEL_TOOL_TYPE, connectMcp, mcpRequestStatus, resultText, startFakeChatModel, toolCall } = require('../support/n8n/mcp');
 
 const QUIET_PERIOD_MS = 3000;
 const AUTO_REPLY_TEXT = /^Thanks for your message!/;
@@ -158,9 +158,34 @@ describe('examples/ in the demo environment', () => {
 	);
 
 	test(
-		'MCP server: the printed URL serves its tools to the MCP SDK; a retried send arrives once',
+		'MCP server: a request without the token, or with a wrong one, is refused (403), by either transport',
 		async () => {
-			const mcp = await connectMcp(demo.mcpUrl);
+			const attempts = {
+				'POST without a token': { method: 'POST' },
+				'POST with a wrong token': { method: 'POST', headers: { authorization: 'Bearer not-the-token' } },
+				'POST with the token as a bare header': { method: 'POST', headers: { authorization: demo.mcpToken } },
+				'GET (SSE) without a token': { method: 'GET' },
+			};
+			const statuses = {};
+			for (const [what, request] of Object.entries(attempts)) statuses[what] = await mcpRequestStatus(demo.mcpUrl, request);
+			console.log(`MCP server example, refused requests: ${JSON.stringify(statuses)}`);
+			expect(statuses).toEqual(Object.fromEntries(Object.keys(attempts).map((what) => [what, 403])));
+			await expect(connectMcp(demo.mcpUrl)).rejects.toThrow();
+			await expect(connectMcp(demo.mcpUrl, { transport: 'sse' })).rejects.toThrow();
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'MCP server: with the demo’s token, the URL serves its tools to the MCP SDK (Streamable HTTP and SSE); a retried send arrives once',
+		async () => {
+			const sse = await connectMcp(demo.mcpUrl, { transport: 'sse', token: demo.mcpToken });
+			try {
+				expect((await sse.callTool({ name: 'Workspace_identity', arguments: {} })).isError).toBeFalsy();
+			} finally {
+				await sse.close();
+			}
+			const mcp = await connectMcp(demo.mcpUrl, { token: demo.mcpToken });
 			try {
 				const { tools } = await mcp.listTools();
 				const expected = toolNodes(example(EXAMPLE_IDS.mcpServer));

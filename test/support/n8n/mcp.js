@@ -41,14 +41,39 @@ function toolConnections(toolNames, target) {
 
 /**
  * An SDK client connected to `url`. `transport`: 'http' (streamable HTTP, the
- * current MCP transport) or 'sse' (the older one; n8n serves both).
+ * current MCP transport) or 'sse' (the older one; n8n serves both). `token`:
+ * sent as `Authorization: Bearer <token>` (a trigger with Bearer Auth).
  */
-async function connectMcp(url, { transport = 'http' } = {}) {
+async function connectMcp(url, { transport = 'http', token } = {}) {
 	const client = new Client({ name: 'omnichannel-e2e', version: '1.0.0' });
+	const options = token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {};
 	const link =
-		transport === 'sse' ? new SSEClientTransport(new URL(url)) : new StreamableHTTPClientTransport(new URL(url));
+		transport === 'sse' ? new SSEClientTransport(new URL(url), options) : new StreamableHTTPClientTransport(new URL(url), options);
 	await client.connect(link);
 	return client;
+}
+
+/**
+ * The HTTP status n8n answers a bare MCP request with, sent with `headers`:
+ * what a client without (or with a wrong) token gets. POST: an `initialize`
+ * (Streamable HTTP, and SSE's messages); GET: opening the SSE stream.
+ */
+async function mcpRequestStatus(url, { method = 'POST', headers = {} } = {}) {
+	const initialize = {
+		jsonrpc: '2.0',
+		id: 1,
+		method: 'initialize',
+		params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'omnichannel-e2e', version: '1.0.0' } },
+	};
+	const response = await fetch(url, {
+		method,
+		headers: { accept: 'application/json, text/event-stream', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...headers },
+		body: method === 'POST' ? JSON.stringify(initialize) : undefined,
+		signal: AbortSignal.timeout(30_000),
+	});
+	// An accepted SSE stream stays open: the status is all this needs.
+	await response.body?.cancel();
+	return response.status;
 }
 
 /** The text of a tool result (n8n puts one text part in it). */
@@ -63,6 +88,7 @@ module.exports = {
 	omnichannelTool,
 	toolConnections,
 	connectMcp,
+	mcpRequestStatus,
 	resultText,
 };
 
