@@ -80,7 +80,7 @@ describe('examples/ in the demo environment', () => {
 			for (const message of messages) {
 				const replies = await repliesTo(message);
 				expect(replies).toHaveLength(1);
-				expect(replies[0]).toMatchObject({ as_system: true, from_user_id: null, client_request_id: `auto-reply-${message.id}` });
+				expect(replies[0]).toMatchObject({ as_system: true, from_user_id: null, client_request_id: `n8n_auto-reply-${message.id}` });
 			}
 			// The replies' own events are filtered out by the trigger: one execution per customer message.
 			const executions = await demo.n8n.listExecutions({ workflowId: EXAMPLE_IDS.autoReply });
@@ -205,7 +205,7 @@ describe('examples/ in the demo environment', () => {
 				const retry = await mcp.callTool({ name: 'Send_message', arguments: args });
 				expect(JSON.parse(resultText(retry))[0].id).toBe(JSON.parse(resultText(first))[0].id);
 				const stored = await client.listAll('/messages', { conversation_id: conversation.id });
-				expect(stored.filter((m) => m.client_request_id === args.clientRequestId)).toHaveLength(1);
+				expect(stored.filter((m) => m.client_request_id === `n8n_${args.clientRequestId}`)).toHaveLength(1);
 			} finally {
 				await mcp.close();
 			}
@@ -285,7 +285,7 @@ describe('examples/ in the demo environment', () => {
 
 				const [reply, ...more] = await replies();
 				expect(more).toEqual([]);
-				expect(reply.client_request_id).toBe(`ai-reply-${message.id}`);
+				expect(reply.client_request_id).toBe(`n8n_ai-reply-${message.id}`);
 				expect(await client.control('GET', `/messages/${reply.id}`)).toMatchObject({ reply_to_message_id: message.id });
 				// The first message's execution ended without output: the agent ran once.
 				expect((await demo.n8n.listExecutions({ workflowId })).map((e) => e.status)).toEqual(['success', 'success']);

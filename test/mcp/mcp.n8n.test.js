@@ -161,7 +161,7 @@ describe('Omnichannel tools behind n8n’s MCP Server Trigger, called with the M
 			const [first] = records(await call(TOOLS.send, args));
 			const [retry] = records(await call(TOOLS.send, args));
 			expect(retry.id).toBe(first.id);
-			const stored = (await messagesIn(conversation.id)).filter((m) => m.client_request_id === key);
+			const stored = (await messagesIn(conversation.id)).filter((m) => m.client_request_id === `n8n_${key}`);
 			expect(stored).toHaveLength(1);
 
 			const [next] = records(await call(TOOLS.send, { ...args, clientRequestId: `${key}-2` }));
