@@ -11,6 +11,7 @@ import type { ServiceEvent } from './delivery';
 import { executionOf, handOver } from './handOver';
 import type { HandOverOutcome } from './handOver';
 import { eventFilters } from './parameters';
+import { isQuestionOf, olderOpenWaits, supersedeOlderWaits } from './supersede';
 
 /**
  * A chat reply to a waiting Send and Wait (shared/chatWait.ts explains the
@@ -140,6 +141,40 @@ function readFailed(context: IWebhookFunctions, event: ServiceEvent, error: unkn
 	return { route: 'retryLater', reason: `could not check whether a message answers a waiting execution: ${(error as Error).message}` };
 }
 
+/** The conversation's newest messages, or how the delivery goes on without them. */
+async function readConversation(context: IWebhookFunctions, event: ServiceEvent, deadline: number): Promise<IDataObject[] | ReplyRoute> {
+	try {
+		return await readRecentMessages(context, String(event.data.conversation_id), { deadline });
+	} catch (error) {
+		return readFailed(context, event, error, Date.now());
+	}
+}
+
+/** A question of this workflow: the older waits it supersedes end (supersede.ts); the event itself goes on as usual. */
+async function endOlderWaits(context: IWebhookFunctions, key: Buffer, event: ServiceEvent, deadline: number): Promise<ReplyRoute> {
+	const workflow = workflowTag(context.getWorkflow().id);
+	if (!isQuestionOf(key, workflow, event.data)) return AS_USUAL;
+	const messages = await readConversation(context, event, deadline);
+	if (!Array.isArray(messages)) return messages;
+	const older = olderOpenWaits(key, workflow, event.data, messages, Date.now());
+	if (older.length === 0) return AS_USUAL;
+	const outcome = await supersedeOlderWaits(context, key, event, older, deadline);
+	return outcome === 'waitEnded' ? AS_USUAL : routeOf(outcome, older[0].wait, event, Date.now());
+}
+
+/** The key both nodes derive from the credential, or undefined (logged) when the trigger has no API credential. */
+async function chatWaitKeyOf(context: IWebhookFunctions): Promise<Buffer | undefined> {
+	try {
+		return await credentialChatWaitKey(context);
+	} catch (error) {
+		// Manual registration without an API credential: the trigger cannot read the conversation.
+		context.logger.warn(
+			`Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''} cannot hand chat replies to waiting executions: ${(error as Error).message}. Give it the same Omnichannel API credential as the node that waits.`,
+		);
+		return undefined;
+	}
+}
+
 /**
  * Called for every verified delivery, before the trigger's own subscription
  * and filters (an agent's reply counts even where the trigger passes on only
@@ -147,28 +182,18 @@ function readFailed(context: IWebhookFunctions, event: ServiceEvent, error: unkn
  */
 export async function routeChatReply(context: IWebhookFunctions, event: ServiceEvent, deadline: number): Promise<ReplyRoute> {
 	const message = event.data;
-	if (event.type !== 'message.created' || !message || typeof message.conversation_id !== 'string' || isOwnSend(message)) return AS_USUAL;
+	if (event.type !== 'message.created' || !message || typeof message.conversation_id !== 'string') return AS_USUAL;
 	// A reply is in the conversation of its question, which this trigger's channel types let through.
 	if (!onChannelTypes(message, eventFilters(context).channelTypes) || !workflowWaitsInChat(context)) return AS_USUAL;
 	const routed = `${context.getWorkflow().id ?? ''}|${event.id}`;
 	const earlier = handedOver.get(routed);
 	if (earlier !== undefined) return { route: 'taken', execution: earlier };
-	let key: Buffer;
-	try {
-		key = await credentialChatWaitKey(context);
-	} catch (error) {
-		// Manual registration without an API credential: the trigger cannot read the conversation.
-		context.logger.warn(
-			`Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''} cannot hand chat replies to waiting executions: ${(error as Error).message}. Give it the same Omnichannel API credential as the node that waits.`,
-		);
-		return AS_USUAL;
-	}
-	let messages: IDataObject[];
-	try {
-		messages = await readRecentMessages(context, message.conversation_id, { deadline });
-	} catch (error) {
-		return readFailed(context, event, error, Date.now());
-	}
+	const key = await chatWaitKeyOf(context);
+	if (!key) return AS_USUAL;
+	// This package's sends are never replies; its questions end older waits.
+	if (isOwnSend(message)) return await endOlderWaits(context, key, event, deadline);
+	const messages = await readConversation(context, event, deadline);
+	if (!Array.isArray(messages)) return messages;
 	const answer = answeredWait(key, workflowTag(context.getWorkflow().id), event, messages, Date.now());
 	if (!answer) return AS_USUAL;
 	const route = routeOf(await handOver(context, key, answer.wait, answer.handOver, deadline), answer.wait, event, Date.now());
