@@ -10,7 +10,7 @@
 // nothing is left registered at the service. Prints its counts.
 const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
 const { AFTER, afterOutputsIn } = require('../support/n8n/after-wait');
-const { chatWaitWorkflow, conversationReader, readerClient } = require('../support/n8n/chat-waits');
+const { askedTwiceThenReplied, chatWaitWorkflow, conversationReader, expectSuperseded, readerClient } = require('../support/n8n/chat-waits');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { visit, linksOf } = require('./send-and-wait-support');
 
@@ -36,6 +36,12 @@ const FLOWS = {
 			responseType: 'approval',
 			approvalOptions: { values: { answerIn: 'both', approveWord: 'YES', declineWord: 'NO', reprompts: 1 } },
 		},
+	},
+	twice: {
+		id: 'chatTwice0000001',
+		channel: 'email',
+		question: 'Which size?',
+		parameters: { responseType: 'chatReply' },
 	},
 	limited: {
 		id: 'chatLimited00001',
@@ -79,6 +85,7 @@ function withoutTrigger(credential) {
 describe('Send and Wait answered in the chat (regular mode)', () => {
 	let ctx;
 	let client;
+	let reader;
 	let messages;
 	let startingWith;
 	let inbound;
@@ -92,7 +99,8 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 	beforeAll(async () => {
 		ctx = await openContext();
 		client = await readerClient(ctx.client, ctx.sandbox, sandboxClient);
-		({ messages, startingWith, inbound, newConversation, afterOutputs, waitForMessage } = conversationReader(client));
+		reader = conversationReader(client);
+		({ messages, startingWith, inbound, newConversation, afterOutputs, waitForMessage } = reader);
 		const { n8n, credential } = ctx;
 		const { key: scopedKey } = await ctx.client.control('POST', '/keys', { mode: 'test', scopes: SCOPES_WITHOUT_MESSAGES_READ });
 		const scoped = omnichannelCredential({ id: 'e2eScopedCred001', name: 'Scoped key', baseUrl: ctx.sandbox.base_url, apiKey: scopedKey });
@@ -358,6 +366,16 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 			const seen = { questions: startingWith(all, FLOWS.approval.question).length, reminders: startingWith(all, 'Please reply').length };
 			counts.waitEnded = { ...counts.waitEnded, [way]: seen };
 			expect(seen).toEqual({ questions: 2, reminders: 0 });
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'two executions ask in one conversation: the older ends at once, saying which question superseded it; the reply answers the newer',
+		async () => {
+			const seen = await askedTwiceThenReplied(reader, FLOWS.twice.channel, FLOWS.twice.question, 'A-7');
+			counts.superseded = { questions: seen.questions, outputs: seen.outputs.map((output) => (output.supersededBy ? 'superseded' : output.data.text)) };
+			expectSuperseded(seen);
 		},
 		TEST_TIMEOUT_MS,
 	);
