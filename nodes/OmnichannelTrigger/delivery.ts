@@ -18,7 +18,21 @@ export interface ServiceEvent extends IDataObject {
 	id: string;
 	type: string;
 	data: IDataObject;
+	/**
+	 * Set by this trigger, never by the service: the waiting execution that
+	 * took this reply. Its execution only records the event (OmnichannelTrigger.execute).
+	 */
+	takenByExecution?: string;
 }
+
+/**
+ * The time one delivery may take in this node, from its arrival: the sender
+ * wants a 2xx within 10 s (docs/api-assumptions.md, "Webhook deliveries"),
+ * and n8n needs the rest to create (in queue mode, queue) the execution and
+ * answer. Every call a delivery makes ends by then; what cannot is answered
+ * 503, and the sender delivers again.
+ */
+export const DELIVERY_BUDGET_MS = 8_000;
 
 /**
  * Answers the request ourselves: no execution starts. The text names the
@@ -32,8 +46,16 @@ function refuse(context: IWebhookFunctions, status: 400 | 401 | 409 | 503, reaso
 }
 
 /** 2xx without an execution: the sender stops retrying, nothing runs. */
-function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'answered a waiting execution'): IWebhookResponseData {
+function skip(reason: 'duplicate' | 'not subscribed' | 'filtered'): IWebhookResponseData {
 	return { webhookResponse: { received: true, executed: false, reason } };
+}
+
+/** Why the trigger passes an event on to nobody, if it does. */
+function unwanted(context: IWebhookFunctions, event: ServiceEvent): 'not subscribed' | 'filtered' | undefined {
+	const subscription = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
+	if (!isSubscribed(subscription, event.type)) return 'not subscribed';
+	if (!passesFilters(event.type, event.data, eventFilters(context))) return 'filtered';
+	return undefined;
 }
 
 function header(context: IWebhookFunctions, name: string): string | undefined {
@@ -63,6 +85,8 @@ function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
 	const event = parsed as ServiceEvent | null;
 	if (event === null || typeof event !== 'object' || Array.isArray(event)) return undefined;
 	if (typeof event.type !== 'string' || typeof event.id !== 'string') return undefined;
+	// Only this trigger sets it (ServiceEvent).
+	delete event.takenByExecution;
 	return event;
 }
 
@@ -84,20 +108,8 @@ function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): st
 	return `${where} refused a delivery (401): its webhook registration (id and signing secret) is missing from the workflow's static data. In queue mode another node of this workflow that writes static data on a worker erases it. Unpublish and publish the workflow (or restart n8n) to register the webhook again.`;
 }
 
-/**
- * One delivery: verify (401), parse (400), then skip what the node does not
- * want or has already accepted (2xx), and emit the rest exactly once.
- */
-export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const kind = kindOf(context);
-	// Once per delivery: it reads the node, which n8n copies on every read.
-	const trigger = triggerKey(context, kind);
-	const key = await hmacKeyForDelivery(context, kind, trigger);
-	if (!key) {
-		context.logger.warn(missingSecretMessage(context, kind));
-		return refuse(context, 401, 'no signing secret');
-	}
-
+/** The delivery's event once its signature, timestamp and body are checked, or the refusal (401, 400). */
+async function verifiedEvent(context: IWebhookFunctions, key: KeyObject, trigger: string): Promise<{ event: ServiceEvent } | IWebhookResponseData> {
 	const delivery: SignedDelivery = {
 		id: header(context, 'x-service-webhook-id'),
 		timestamp: header(context, 'x-service-webhook-timestamp'),
@@ -118,24 +130,39 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	// checkSignature refuses deliveries without the id header, which is the
 	// event's id (docs/api-assumptions.md, "Webhook deliveries").
 	if (event.id !== delivery.id) return refuse(context, 400, 'event id does not match X-Service-Webhook-Id');
+	return { event };
+}
 
-	let routing;
-	try {
-		routing = await routeChatReply(context, event);
-	} catch (error) {
-		context.logger.warn(`Omnichannel Trigger "${context.getNode().name}" could not check whether a message answers a waiting execution: ${(error as Error).message}`);
-		routing = 'retryLater' as const;
+/**
+ * One delivery: verify (401), parse (400), hand a chat reply to the wait it
+ * answers (replyRouting.ts), then skip what the node does not want or has
+ * already accepted (2xx), and emit the rest exactly once. Everything it does
+ * ends by one deadline.
+ */
+export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const deadline = Date.now() + DELIVERY_BUDGET_MS;
+	const kind = kindOf(context);
+	// Once per delivery: it reads the node, which n8n copies on every read.
+	const trigger = triggerKey(context, kind);
+	const key = await hmacKeyForDelivery(context, kind, trigger);
+	if (!key) {
+		context.logger.warn(missingSecretMessage(context, kind));
+		return refuse(context, 401, 'no signing secret');
 	}
-	if (routing === 'handedOver') return skip('answered a waiting execution');
-	if (routing === 'retryLater') return refuse(context, 503, 'a waiting execution cannot take this reply yet; retry later');
+	const checked = await verifiedEvent(context, key, trigger);
+	if (!('event' in checked)) return checked;
+	const { event } = checked;
 
-	const subscription = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
-	if (!isSubscribed(subscription, event.type)) return skip('not subscribed');
-	if (!passesFilters(event.type, event.data, eventFilters(context))) return skip('filtered');
+	const routing = await routeChatReply(context, event, deadline);
+	if (routing.route === 'retryLater') return refuse(context, 503, routing.reason);
+	if (routing.route === 'asUsual') {
+		const skipped = unwanted(context, event);
+		if (skipped) return skip(skipped);
+	}
 
 	// The execution's ledger check reads the event id from the body. A copy
 	// arriving while another is being started waits for its outcome (eventsInProcess.ts).
-	const admission = await admitCopy(trigger, event.id, context.getResponseObject());
+	const admission = await admitCopy(trigger, event.id, context.getResponseObject(), deadline);
 	if (admission === 'started') return skip('duplicate');
 	// Not a 2xx: should n8n have failed to create that copy's execution, this
 	// one, retried by the sender, still runs.
@@ -143,8 +170,11 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).
-	return {
-		workflowData: [context.helpers.returnJsonArray(event)],
-		webhookResponse: { received: true, executed: true },
-	};
+	if (routing.route === 'taken') {
+		return {
+			workflowData: [context.helpers.returnJsonArray({ ...event, takenByExecution: routing.execution })],
+			webhookResponse: { received: true, executed: false, reason: 'answered a waiting execution' },
+		};
+	}
+	return { workflowData: [context.helpers.returnJsonArray(event)], webhookResponse: { received: true, executed: true } };
 }

@@ -15,8 +15,9 @@ import { BoundedMap } from '../shared/boundedMap';
  *   arriving meanwhile (the sender's copies can arrive at the same moment)
  *   waits for that outcome (admitCopy): answered 2xx "duplicate" once the
  *   execution exists, or it starts the execution itself if the first could
- *   not. Only when the outcome cannot be known within WAIT_MS (the first's
- *   connection dropped before n8n answered it) is the copy answered 409, to
+ *   not. Only when the outcome cannot be known within the copy's own
+ *   deadline (the first's connection dropped before n8n answered it, or
+ *   n8n is slow to answer it) is the copy answered 409, to
  *   be retried by the sender. The state lapses after STARTING_MS, so a
  *   delivery whose outcome never became known is started again by the
  *   sender's next retry (5 s later at the earliest).
@@ -32,12 +33,6 @@ import { BoundedMap } from '../shared/boundedMap';
 
 /** Longer than n8n takes to create an execution; shorter than the sender's first retry (5 s). */
 export const STARTING_MS = 4_000;
-/**
- * How long a copy waits for the outcome of its first copy's start: well
- * inside the 10 s in which the sender wants an answer, with room for n8n's
- * own work on the request before and after.
- */
-export const WAIT_MS = STARTING_MS;
 /**
  * The sender retries after 5 s, 30 s, 2 min, 10 min, 30 min and 1 h: about
  * 1 h 43 min from the first attempt (docs/api-assumptions.md, "Webhook
@@ -183,10 +178,9 @@ export type CopyAdmission = 'start' | 'started' | 'unknown';
  * What a delivery of `eventId` does, once any copy being started has an
  * outcome: "start" an execution (its outcome is then learnt from `response`),
  * answer "started" copies 2xx, or, when the first copy's outcome could not be
- * known within `waitMs`, answer "unknown" (409: retry later).
+ * known by `until` (the delivery's deadline), answer "unknown" (409: retry later).
  */
-export async function admitCopy(trigger: string, eventId: string, response: unknown, waitMs = WAIT_MS): Promise<CopyAdmission> {
-	const until = Date.now() + waitMs;
+export async function admitCopy(trigger: string, eventId: string, response: unknown, until: number): Promise<CopyAdmission> {
 	for (;;) {
 		const admission = admitDelivery(trigger, eventId);
 		if (admission === 'start') {

@@ -1,15 +1,6 @@
-import { sleep } from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import {
-	answerOf,
-	chatResumeUrl,
-	HAND_OVER_SIGNATURE_HEADER,
-	isFromParty,
-	openCarrier,
-	signHandOver,
-	workflowTag,
-} from '../shared/chatWait';
+import { answerOf, isFromParty, openCarrier, workflowTag } from '../shared/chatWait';
 import type { ChatWait, HandOver } from '../shared/chatWait';
 import { BoundedMap } from '../shared/boundedMap';
 import { readRecentMessages, timeOf } from '../shared/conversation';
@@ -17,7 +8,10 @@ import { isOwnSend } from '../shared/messageAuthors';
 import { onChannelTypes } from '../shared/messageFilters';
 import { credentialChatWaitKey } from '../shared/transport';
 import type { ServiceEvent } from './delivery';
+import { executionOf, handOver } from './handOver';
+import type { HandOverOutcome } from './handOver';
 import { eventFilters } from './parameters';
+import { isQuestionOf, olderOpenWaits, supersedeOlderWaits } from './supersede';
 
 /**
  * A chat reply to a waiting Send and Wait (shared/chatWait.ts explains the
@@ -27,23 +21,6 @@ import { eventFilters } from './parameters';
  * of the conversation and at most one call of n8n, however many executions
  * wait.
  */
-
-/**
- * How long after the question a waiting execution can still be starting its
- * wait: the question is sent just before the node returns, and n8n then saves
- * the execution as waiting. Until then n8n answers 409 "running"; after it,
- * 409 "running" means the wait was already answered and the run goes on.
- */
-const ARMING_MS = 30_000;
-/** Retries of a hand-over n8n answered "running", within one delivery (the sender allows 10 s). */
-const RETRY_WITHIN_DELIVERY_MS = 6_000;
-const RETRY_PAUSE_MS = 100;
-const HAND_OVER_TIMEOUT_MS = 8_000;
-
-/** Process memory: events this process handed over, so a copy is acknowledged at once. */
-const handedOver = new BoundedMap<string, true>(10_000);
-
-export type Routing = 'handedOver' | 'retryLater';
 
 /** Whether a node of this workflow after the trigger waits for answers in the chat (n8n versions without getChildNodes have none). */
 function workflowWaitsInChat(context: IWebhookFunctions): boolean {
@@ -97,87 +74,98 @@ export function answeredWait(key: Buffer, workflow: string, event: ServiceEvent,
 	return { wait, handOver: { questionId: String(question.id), eventId: event.id, replies } };
 }
 
-/** The origin n8n serves this workflow's webhooks on, which is where its waiting executions resume. */
-function n8nOrigin(context: IWebhookFunctions): string {
-	return new URL(context.getNodeWebhookUrl('default') ?? '').origin;
-}
-
-interface HandOverAnswer {
-	statusCode: number;
-	body: unknown;
-}
-
-/** One call of the waiting execution's resume URL: n8n itself, not the service. */
-async function callWaitingExecution(context: IWebhookFunctions, url: string, body: string, signature: string): Promise<HandOverAnswer> {
-	const response = (await context.helpers.httpRequest({
-		method: 'POST',
-		url,
-		body,
-		headers: { 'Content-Type': 'application/json', [HAND_OVER_SIGNATURE_HEADER]: signature },
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: HAND_OVER_TIMEOUT_MS,
-		json: false,
-	})) as { statusCode: number; body: unknown };
-	let parsed = response.body;
-	try {
-		parsed = typeof parsed === 'string' ? JSON.parse(parsed) : parsed;
-	} catch {
-		// n8n's own pages are HTML.
-	}
-	return { statusCode: response.statusCode, body: parsed };
-}
-
-const isRunning = (answer: HandOverAnswer) =>
-	answer.statusCode === 409 && /running/i.test(String((answer.body as IDataObject | undefined)?.message ?? answer.body));
+/** Process memory: events this process handed over, so a copy is not handed over again. */
+const handedOver = new BoundedMap<string, string>(10_000);
 
 /**
- * Hands the reply over, retrying while the waiting execution is still
- * starting its wait. Resolves to 'handedOver' once the wait has it or is
- * settled (answered by this or another reply or a link, timed out, stopped,
- * deleted: n8n's lock lets one answer resume it), 'retryLater' when the
- * execution may still be starting its wait: the sender delivers again.
+ * What the delivery of a message does about the waits of its workflow:
+ * - `asUsual`: it answers no wait (or no more): the trigger goes on as for
+ *   any message;
+ * - `taken`: a wait took it; the trigger starts an execution that only
+ *   records the event in its ledger (a copy reaching another process then
+ *   ends there as a duplicate) and says which execution took it;
+ * - `retryLater`: it may still answer a wait that cannot take it now: 503,
+ *   the sender delivers again.
  */
-async function handOver(context: IWebhookFunctions, key: Buffer, answer: Answer, question: IDataObject): Promise<Routing> {
-	const body = JSON.stringify(answer.handOver);
-	const url = chatResumeUrl(n8nOrigin(context), answer.wait);
-	const questionAt = Date.parse(String(question.created_at ?? ''));
-	const deadline = Date.now() + RETRY_WITHIN_DELIVERY_MS;
-	for (;;) {
-		let result: HandOverAnswer | undefined;
-		try {
-			result = await callWaitingExecution(context, url, body, signHandOver(key, body));
-		} catch (error) {
-			context.logger.warn(`Omnichannel Trigger "${context.getNode().name}" could not reach n8n to hand over a chat reply: ${(error as Error).message}`);
-			return 'retryLater';
+export type ReplyRoute = { route: 'asUsual' } | { route: 'taken'; execution: string } | { route: 'retryLater'; reason: string };
+
+/**
+ * The sender's retries last 1 h 43 min (docs/api-assumptions.md, "Webhook
+ * deliveries"); a message whose wait could not be reached for this long
+ * starts the workflow as usual on one of the last two attempts, instead of
+ * being dropped after the last.
+ */
+export const ROUTING_GIVES_UP_AFTER_MS = 30 * 60 * 1000;
+
+const AS_USUAL: ReplyRoute = { route: 'asUsual' };
+
+/** Whether the sender will still deliver this event again after a 503. */
+function senderStillRetries(event: ServiceEvent, now: number): boolean {
+	const createdAt = Date.parse(String(event.created_at ?? ''));
+	return Number.isNaN(createdAt) || now - createdAt < ROUTING_GIVES_UP_AFTER_MS;
+}
+
+/** The one mapping of a hand-over's outcome to what the delivery does. */
+function routeOf(outcome: HandOverOutcome, wait: ChatWait, event: ServiceEvent, now: number): ReplyRoute {
+	if (outcome === 'taken') return { route: 'taken', execution: executionOf(wait) };
+	if (outcome === 'waitEnded' || !senderStillRetries(event, now)) return AS_USUAL;
+	return {
+		route: 'retryLater',
+		reason: outcome === 'notWaitingYet' ? 'a waiting execution cannot take this reply yet; retry later' : 'the waiting execution could not be reached; retry later',
+	};
+}
+
+/** Triggers whose key cannot read conversations, warned about once per process. */
+const warnedCannotRead = new BoundedMap<string, true>(1_000);
+
+/**
+ * A read of the conversation that failed. A refusal that a retry cannot
+ * change (the key lacks messages:read, a 4xx) never holds the message back:
+ * it starts the workflow as usual, and the log says once per trigger what
+ * to fix. Anything else (5xx, timeout, the delivery's deadline) is retried by
+ * the sender while it still retries.
+ */
+function readFailed(context: IWebhookFunctions, event: ServiceEvent, error: unknown, now: number): ReplyRoute {
+	const status = Number((error as { httpCode?: unknown }).httpCode);
+	const where = `Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''}`;
+	const permanent = status >= 400 && status < 500 && status !== 408 && status !== 429;
+	if (permanent || !senderStillRetries(event, now)) {
+		if (!warnedCannotRead.get(where)) {
+			warnedCannotRead.set(where, true);
+			context.logger.warn(
+				`${where} cannot check whether messages answer its waiting executions, so they start the workflow as usual: ${(error as Error).message}. Give its Omnichannel API key the scope messages:read.`,
+			);
 		}
-		if (result.statusCode >= 200 && result.statusCode < 300) return 'handedOver';
-		// Our node's own failure page: the sender delivers again.
-		if (result.statusCode === 500 && typeof result.body === 'string') return 'retryLater';
-		if (!isRunning(result)) return 'handedOver';
-		const stillArming = Number.isNaN(questionAt) || Date.now() - questionAt < ARMING_MS;
-		if (!stillArming) return 'handedOver';
-		if (Date.now() >= deadline) return 'retryLater';
-		await sleep(RETRY_PAUSE_MS);
+		return AS_USUAL;
+	}
+	return { route: 'retryLater', reason: `could not check whether a message answers a waiting execution: ${(error as Error).message}` };
+}
+
+/** The conversation's newest messages, or how the delivery goes on without them. */
+async function readConversation(context: IWebhookFunctions, event: ServiceEvent, deadline: number): Promise<IDataObject[] | ReplyRoute> {
+	try {
+		return await readRecentMessages(context, String(event.data.conversation_id), { deadline });
+	} catch (error) {
+		return readFailed(context, event, error, Date.now());
 	}
 }
 
-/**
- * Called for every verified delivery, before the trigger's own subscription
- * and filters (an agent's reply counts even where the trigger passes on only
- * customers' messages). Undefined: the event is not an answer, and the
- * trigger goes on as usual.
- */
-export async function routeChatReply(context: IWebhookFunctions, event: ServiceEvent): Promise<Routing | undefined> {
-	const message = event.data;
-	if (event.type !== 'message.created' || !message || typeof message.conversation_id !== 'string' || isOwnSend(message)) return undefined;
-	// A reply is in the conversation of its question, which this trigger's channel types let through.
-	if (!onChannelTypes(message, eventFilters(context).channelTypes) || !workflowWaitsInChat(context)) return undefined;
-	const routed = `${context.getWorkflow().id ?? ''}|${event.id}`;
-	if (handedOver.get(routed)) return 'handedOver';
-	let key: Buffer;
+/** A question of this workflow: the older waits it supersedes end (supersede.ts); the event itself goes on as usual. */
+async function endOlderWaits(context: IWebhookFunctions, key: Buffer, event: ServiceEvent, deadline: number): Promise<ReplyRoute> {
+	const workflow = workflowTag(context.getWorkflow().id);
+	if (!isQuestionOf(key, workflow, event.data)) return AS_USUAL;
+	const messages = await readConversation(context, event, deadline);
+	if (!Array.isArray(messages)) return messages;
+	const older = olderOpenWaits(key, workflow, event.data, messages, Date.now());
+	if (older.length === 0) return AS_USUAL;
+	const outcome = await supersedeOlderWaits(context, key, event, older, deadline);
+	return outcome === 'waitEnded' ? AS_USUAL : routeOf(outcome, older[0].wait, event, Date.now());
+}
+
+/** The key both nodes derive from the credential, or undefined (logged) when the trigger has no API credential. */
+async function chatWaitKeyOf(context: IWebhookFunctions): Promise<Buffer | undefined> {
 	try {
-		key = await credentialChatWaitKey(context);
+		return await credentialChatWaitKey(context);
 	} catch (error) {
 		// Manual registration without an API credential: the trigger cannot read the conversation.
 		context.logger.warn(
@@ -185,11 +173,30 @@ export async function routeChatReply(context: IWebhookFunctions, event: ServiceE
 		);
 		return undefined;
 	}
-	const messages: IDataObject[] = await readRecentMessages(context, message.conversation_id);
+}
+
+/**
+ * Called for every verified delivery, before the trigger's own subscription
+ * and filters (an agent's reply counts even where the trigger passes on only
+ * customers' messages). Every call it makes ends by `deadline`.
+ */
+export async function routeChatReply(context: IWebhookFunctions, event: ServiceEvent, deadline: number): Promise<ReplyRoute> {
+	const message = event.data;
+	if (event.type !== 'message.created' || !message || typeof message.conversation_id !== 'string') return AS_USUAL;
+	// A reply is in the conversation of its question, which this trigger's channel types let through.
+	if (!onChannelTypes(message, eventFilters(context).channelTypes) || !workflowWaitsInChat(context)) return AS_USUAL;
+	const routed = `${context.getWorkflow().id ?? ''}|${event.id}`;
+	const earlier = handedOver.get(routed);
+	if (earlier !== undefined) return { route: 'taken', execution: earlier };
+	const key = await chatWaitKeyOf(context);
+	if (!key) return AS_USUAL;
+	// This package's sends are never replies; its questions end older waits.
+	if (isOwnSend(message)) return await endOlderWaits(context, key, event, deadline);
+	const messages = await readConversation(context, event, deadline);
+	if (!Array.isArray(messages)) return messages;
 	const answer = answeredWait(key, workflowTag(context.getWorkflow().id), event, messages, Date.now());
-	if (!answer) return undefined;
-	const question = messages.find((one) => String(one.id) === answer.handOver.questionId) ?? {};
-	const routing = await handOver(context, key, answer, question);
-	if (routing === 'handedOver') handedOver.set(routed, true);
-	return routing;
+	if (!answer) return AS_USUAL;
+	const route = routeOf(await handOver(context, key, answer.wait, answer.handOver, deadline), answer.wait, event, Date.now());
+	if (route.route === 'taken') handedOver.set(routed, route.execution);
+	return route;
 }

@@ -197,9 +197,15 @@ export function handOverSignatureValid(key: Buffer, body: string, signature: unk
 /** The header that carries it. */
 export const HAND_OVER_SIGNATURE_HEADER = 'x-omnichannel-wait-signature';
 
-/** What the trigger hands to the waiting node: the replies since the question, oldest first. */
+/**
+ * What the trigger hands to the waiting node: the replies since the
+ * question, oldest first; or, with no replies, `supersededBy`: the id of a
+ * newer question of the same workflow in the conversation, which from now on
+ * takes every reply, so this wait ends (docs/send-and-wait.md).
+ */
 export interface HandOver extends IDataObject {
 	questionId: string;
 	eventId: string;
 	replies: IDataObject[];
+	supersededBy?: string;
 }

@@ -8,9 +8,9 @@
 // approval words with reminders, a link and a reply racing, duplicate
 // deliveries and a restart of n8n while waiting, the wait limit, and that
 // nothing is left registered at the service. Prints its counts.
-const { sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
+const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
 const { AFTER, afterOutputsIn } = require('../support/n8n/after-wait');
-const { chatWaitWorkflow, conversationReader, readerClient } = require('../support/n8n/chat-waits');
+const { askedTwiceThenReplied, chatWaitWorkflow, conversationReader, expectSuperseded, readerClient } = require('../support/n8n/chat-waits');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { visit, linksOf } = require('./send-and-wait-support');
 
@@ -37,6 +37,12 @@ const FLOWS = {
 			approvalOptions: { values: { answerIn: 'both', approveWord: 'YES', declineWord: 'NO', reprompts: 1 } },
 		},
 	},
+	twice: {
+		id: 'chatTwice0000001',
+		channel: 'email',
+		question: 'Which size?',
+		parameters: { responseType: 'chatReply' },
+	},
 	limited: {
 		id: 'chatLimited00001',
 		channel: 'instagram',
@@ -47,6 +53,19 @@ const FLOWS = {
 		},
 	},
 };
+
+/**
+ * A key with exactly the scopes docs/credentials.md listed for this workflow
+ * before reply routing named messages:read (the trigger's webhooks:*, the
+ * sends' messages:write): the trigger cannot read the conversation.
+ */
+const SCOPED_FLOW = {
+	id: 'chatScopedKey001',
+	channel: 'whatsapp',
+	question: 'Which order is it about?',
+	parameters: { responseType: 'chatReply' },
+};
+const SCOPES_WITHOUT_MESSAGES_READ = ['webhooks:read', 'webhooks:write', 'messages:write'];
 
 /** A manual run that asks for a chat reply with no trigger to deliver it. */
 function withoutTrigger(credential) {
@@ -66,6 +85,7 @@ function withoutTrigger(credential) {
 describe('Send and Wait answered in the chat (regular mode)', () => {
 	let ctx;
 	let client;
+	let reader;
 	let messages;
 	let startingWith;
 	let inbound;
@@ -79,16 +99,23 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 	beforeAll(async () => {
 		ctx = await openContext();
 		client = await readerClient(ctx.client, ctx.sandbox, sandboxClient);
-		({ messages, startingWith, inbound, newConversation, afterOutputs, waitForMessage } = conversationReader(client));
+		reader = conversationReader(client);
+		({ messages, startingWith, inbound, newConversation, afterOutputs, waitForMessage } = reader);
 		const { n8n, credential } = ctx;
-		await n8n.importCredentials([credential]);
-		await n8n.importWorkflows([...Object.values(FLOWS).map((flow) => chatWaitWorkflow(credential, flow)), withoutTrigger(credential)]);
+		const { key: scopedKey } = await ctx.client.control('POST', '/keys', { mode: 'test', scopes: SCOPES_WITHOUT_MESSAGES_READ });
+		const scoped = omnichannelCredential({ id: 'e2eScopedCred001', name: 'Scoped key', baseUrl: ctx.sandbox.base_url, apiKey: scopedKey });
+		await n8n.importCredentials([credential, scoped]);
+		await n8n.importWorkflows([
+			...Object.values(FLOWS).map((flow) => chatWaitWorkflow(credential, flow)),
+			chatWaitWorkflow(scoped, SCOPED_FLOW),
+			withoutTrigger(credential),
+		]);
 		// The sender's retries, shortened: a reply that reaches n8n before its wait is saved is answered 503.
 		await client.control('PUT', '/faults', { retry_schedule_ms: [1000, 2000, 4000, 8000, 16000] });
 		await n8n.start();
 		await n8n.setupOwnerAndApiKey();
-		for (const flow of Object.values(FLOWS)) await n8n.publishWorkflow(flow.id);
-		await waitFor(async () => (await client.listAll('/webhooks')).length >= Object.keys(FLOWS).length, {
+		for (const flow of [...Object.values(FLOWS), SCOPED_FLOW]) await n8n.publishWorkflow(flow.id);
+		await waitFor(async () => (await client.listAll('/webhooks')).length >= Object.keys(FLOWS).length + 1, {
 			what: 'the triggers to register their webhooks',
 			timeoutMs: 60_000,
 		});
@@ -125,8 +152,9 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 			expect(Object.keys(output.reply)).not.toContain('client_request_id');
 			await sleep(QUIET_PERIOD_MS);
 			expect(startingWith(await messages(conversation.id), FLOWS.reply.question)).toHaveLength(1);
+			// The resumed run, and the reply's own short execution that only recorded it (one question above: nothing ran downstream).
 			const runs = await executions(FLOWS.reply.id);
-			expect(runs.filter((run) => run.status === 'success')).toHaveLength(1);
+			expect(runs.filter((run) => run.status === 'success')).toHaveLength(2);
 
 			// The wait is over: a later message is a new conversation turn, which starts the workflow again.
 			await inbound(conversation.id, 'thanks');
@@ -248,7 +276,11 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 				const [output] = outputs;
 				expect(output.data).toEqual({ approved: output.answeredIn === 'link' });
 				winners[output.answeredIn]++;
-				expect(startingWith(await messages(conversation.id), FLOWS.approval.question)).toHaveLength(1);
+				// A reply that lost to the link answers no wait: like any later message, it starts the workflow as usual.
+				const questions = output.answeredIn === 'link' ? 2 : 1;
+				if (questions === 2) await waitForMessage(conversation.id, FLOWS.approval.question, 2);
+				await sleep(QUIET_PERIOD_MS);
+				expect(startingWith(await messages(conversation.id), FLOWS.approval.question)).toHaveLength(questions);
 			}
 			counts.race = winners;
 			expect(winners.link + winners.chat).toBe(5);
@@ -300,6 +332,72 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 		TEST_TIMEOUT_MS,
 	);
 
+	test.each([
+		['stopped in n8n', async (executionId) => await ctx.n8n.api.rest('POST', `/executions/${executionId}/stop`)],
+		['deleted', async (executionId) => await ctx.n8n.api.publicApi('DELETE', `/executions/${executionId}`)],
+		[
+			'finished after a link answer',
+			async (executionId, question, conversation) => {
+				await visit(linksOf(question.content)[0].url, { method: 'POST' });
+				await waitForMessage(conversation.id, AFTER);
+				await waitFor(async () => (await ctx.n8n.api.getExecution(executionId, { includeData: false })).finished || undefined, {
+					what: `execution ${executionId} to finish`,
+					timeoutMs: 30_000,
+				});
+			},
+		],
+	])(
+		'a wait %s takes no reply: the next message starts the workflow as usual',
+		async (way, end) => {
+			const conversation = await newConversation('telegram');
+			await inbound(conversation.id, 'refund please');
+			const [question] = await waitForMessage(conversation.id, FLOWS.approval.question);
+			const executionId = new URL(linksOf(question.content)[0].url).pathname.split('/')[2];
+			await waitFor(async () => (await ctx.n8n.api.getExecution(executionId, { includeData: false })).status === 'waiting' || undefined, {
+				what: 'the wait to be saved',
+				timeoutMs: 30_000,
+				intervalMs: 100,
+			});
+			await end(executionId, question, conversation);
+			// Neither word: a wait still waiting would send a reminder instead.
+			await inbound(conversation.id, 'hello again');
+			await waitForMessage(conversation.id, FLOWS.approval.question, 2);
+			await sleep(QUIET_PERIOD_MS);
+			const all = await messages(conversation.id);
+			const seen = { questions: startingWith(all, FLOWS.approval.question).length, reminders: startingWith(all, 'Please reply').length };
+			counts.waitEnded = { ...counts.waitEnded, [way]: seen };
+			expect(seen).toEqual({ questions: 2, reminders: 0 });
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'two executions ask in one conversation: the older ends at once, saying which question superseded it; the reply answers the newer',
+		async () => {
+			const seen = await askedTwiceThenReplied(reader, FLOWS.twice.channel, FLOWS.twice.question, 'A-7');
+			counts.superseded = { questions: seen.questions, outputs: seen.outputs.map((output) => (output.supersededBy ? 'superseded' : output.data.text)) };
+			expectSuperseded(seen);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		`a key without messages:read (${SCOPES_WITHOUT_MESSAGES_READ.join(', ')}): every customer message starts the workflow`,
+		async () => {
+			const conversation = await newConversation(SCOPED_FLOW.channel);
+			const sent = ['first', 'second', 'third'];
+			for (const [index, text] of sent.entries()) {
+				await inbound(conversation.id, text);
+				await waitForMessage(conversation.id, SCOPED_FLOW.question, index + 1);
+			}
+			await sleep(QUIET_PERIOD_MS);
+			const runs = await executions(SCOPED_FLOW.id);
+			counts.scopedKey = { messages: sent.length, questions: startingWith(await messages(conversation.id), SCOPED_FLOW.question).length, executions: runs.length };
+			expect(counts.scopedKey).toEqual({ messages: 3, questions: 3, executions: 3 });
+		},
+		TEST_TIMEOUT_MS,
+	);
+
 	test('without an Omnichannel Trigger upstream, the run fails before anything is sent, saying why', async () => {
 		await expect(ctx.n8n.executeWorkflow('chatNoTrigger001')).rejects.toThrow(/Answers in the chat need an Omnichannel Trigger/);
 	});
@@ -307,6 +405,6 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 	test('nothing is left registered at the service: only the triggers’ own webhooks', async () => {
 		const hooks = await client.listAll('/webhooks');
 		counts.registeredAtService = hooks.length;
-		expect(hooks).toHaveLength(Object.keys(FLOWS).length);
+		expect(hooks).toHaveLength(Object.keys(FLOWS).length + 1);
 	});
 });

@@ -13,7 +13,7 @@ const crypto = require('crypto');
 const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../../harness');
 const { openQueueCluster } = require('../../harness/queue');
 const { startSandbox } = require('../../sandbox');
-const { chatWaitWorkflow, conversationReader, readerClient } = require('../support/n8n/chat-waits');
+const { askedTwiceThenReplied, chatWaitWorkflow, conversationReader, expectSuperseded, readerClient } = require('../support/n8n/chat-waits');
 const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { customerMessageEvent } = require('../support/n8n/signed-events');
 
@@ -76,6 +76,16 @@ afterAll(async () => {
 });
 
 describe('Send and Wait answered in the chat (queue mode)', () => {
+	test(
+		'two executions ask in one conversation: the older ends at once, saying which question superseded it; the reply answers the newer',
+		async () => {
+			const seen = await askedTwiceThenReplied(reader, FLOWS.automatic.channel, FLOWS.automatic.question, 'A-7');
+			counts.superseded = { questions: seen.questions, outputs: seen.outputs.map((output) => (output.supersededBy ? 'superseded' : output.data.text)) };
+			expectSuperseded(seen);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
 	test(
 		'a reply reaches the waiting execution through the webhook process and a worker resumes it, once',
 		async () => {

@@ -21,7 +21,9 @@ import {
 	workflowTag,
 } from '../../nodes/shared/chatWait';
 import type { ChatWait } from '../../nodes/shared/chatWait';
+import { handOverOutcome } from '../../nodes/OmnichannelTrigger/handOver';
 import { answeredWait } from '../../nodes/OmnichannelTrigger/replyRouting';
+import { olderOpenWaits } from '../../nodes/OmnichannelTrigger/supersede';
 
 const key = chatWaitKey('svc_test_abcdefgh.0123456789abcdef0123');
 const otherKey = chatWaitKey('svc_test_zyxwvuts.0123456789abcdef0123');
@@ -169,5 +171,64 @@ describe('which wait a message answers', () => {
 		const q = question(wait());
 		expect(route(customer('msg_x', 'A-1', 10), [q])?.handOver.replies).toHaveLength(1);
 		expect(route(customer('msg_x', 'A-1', -10), [q])).toBeUndefined();
+	});
+});
+
+describe('what the resume URL answered (handOverOutcome)', () => {
+	test.each([
+		[200, { resumed: true, waitId: 'a' }, 'taken'],
+		[200, { resumed: false, reason: 'neither word; reminded' }, 'taken'],
+		[200, { resumed: false, reason: 'neither word; no reminders left' }, 'taken'],
+		[200, { resumed: false, reason: 'not a hand-over of this wait' }, 'waitEnded'],
+		[200, { resumed: false, reason: 'replies to another question' }, 'waitEnded'],
+		// n8n's page for a finished execution, or one waiting at another node.
+		[200, '<html>No action required</html>', 'waitEnded'],
+		[409, { code: 409, message: 'The execution "12" is running already.' }, 'notWaitingYet'],
+		// Stopped, failed or crashed.
+		[409, { code: 409, message: 'The execution "12" has finished with error.' }, 'waitEnded'],
+		// Our node's page for a wait it no longer has (the same node waits anew).
+		[409, '<html>already answered</html>', 'waitEnded'],
+		[404, { code: 404, message: 'The execution "12" does not exist.' }, 'waitEnded'],
+		[410, '<html>expired</html>', 'waitEnded'],
+		[401, '<html>invalid token</html>', 'waitEnded'],
+		[500, '<html>failure</html>', 'unreachable'],
+		[500, { code: 0, message: 'Execution is already being resumed by another process' }, 'unreachable'],
+		[502, 'Bad Gateway', 'unreachable'],
+	])('%i %j: %s', (status, body, outcome) => {
+		expect(handOverOutcome(status, body)).toBe(outcome);
+	});
+});
+
+describe('a newer question ends the older open waits of its workflow (olderOpenWaits)', () => {
+	beforeEach(() => {
+		clock += 60_000;
+	});
+	const ids = (found: { question: IDataObject }[]) => found.map(({ question: q }) => q.id);
+
+	test('an older unanswered question of the workflow is open; one answered, expired, of another workflow or newer is not', () => {
+		const older = { ...question(wait({ waitId: 'c'.repeat(24) }), 0), id: 'msg_old' };
+		const newer = { ...question(wait(), 20), id: 'msg_new' };
+		expect(ids(olderOpenWaits(key, WORKFLOW, newer, newestFirst(older, newer), clock + 1000))).toEqual(['msg_old']);
+		expect(olderOpenWaits(key, WORKFLOW, older, newestFirst(older, newer), clock + 1000)).toEqual([]);
+		const answered = newestFirst(older, customer('msg_r', 'A-1', 10), newer);
+		expect(olderOpenWaits(key, WORKFLOW, newer, answered, clock + 1000)).toEqual([]);
+		const expired = { ...question(wait({ waitId: 'd'.repeat(24), expiresAt: clock + 5_000 }), 0), id: 'msg_exp' };
+		expect(olderOpenWaits(key, WORKFLOW, newer, newestFirst(expired, newer), clock + 10_000)).toEqual([]);
+		const foreign = { ...question(wait({ workflow: workflowTag('wf2') }), 0), id: 'msg_other' };
+		expect(olderOpenWaits(key, WORKFLOW, newer, newestFirst(foreign, newer), clock + 1000)).toEqual([]);
+	});
+
+	test('an approval stays open through replies that are neither word', () => {
+		const older = { ...question(wait({ waitId: 'c'.repeat(24), approve: wordHash('YES'), decline: wordHash('NO') }), 0), id: 'msg_old' };
+		const newer = { ...question(wait(), 20), id: 'msg_new' };
+		expect(ids(olderOpenWaits(key, WORKFLOW, newer, newestFirst(older, customer('msg_r', 'maybe', 10), newer), clock + 1000))).toEqual(['msg_old']);
+		expect(olderOpenWaits(key, WORKFLOW, newer, newestFirst(older, customer('msg_r', 'yes', 10), newer), clock + 1000)).toEqual([]);
+	});
+
+	test('two questions in the same millisecond: the id orders them, as the API lists them', () => {
+		const a = { ...question(wait({ waitId: 'c'.repeat(24) }), 5), id: 'msg_a' };
+		const b = { ...question(wait(), 5), id: 'msg_b' };
+		expect(ids(olderOpenWaits(key, WORKFLOW, b, [b, a], clock + 1000))).toEqual(['msg_a']);
+		expect(olderOpenWaits(key, WORKFLOW, a, [b, a], clock + 1000)).toEqual([]);
 	});
 });

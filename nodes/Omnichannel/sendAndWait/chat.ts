@@ -106,6 +106,7 @@ function repromptText(request: ResponseRequest): string {
 
 export type ChatOutcome =
 	| { resume: true; data: IDataObject; reply: IDataObject }
+	| { resume: true; supersededBy: string }
 	| { resume: false; reason: string };
 
 /**
@@ -124,9 +125,10 @@ export async function handOverOutcome(context: IWebhookFunctions, pending: Pendi
 		return { resume: false, reason: 'not a hand-over of this wait' };
 	}
 	const handOver = JSON.parse(body) as HandOver;
-	if (handOver.questionId !== pending.messageId || !Array.isArray(handOver.replies) || handOver.replies.length === 0) {
-		return { resume: false, reason: 'replies to another question' };
-	}
+	if (handOver.questionId !== pending.messageId) return { resume: false, reason: 'replies to another question' };
+	// No reply can reach this wait any more: it ends, and says why.
+	if (typeof handOver.supersededBy === 'string') return { resume: true, supersededBy: handOver.supersededBy };
+	if (!Array.isArray(handOver.replies) || handOver.replies.length === 0) return { resume: false, reason: 'no replies' };
 	const output = (reply: IDataObject) => (request.chat?.simplify ? simplifyRecord(reply, 'message') : reply);
 	if (request.responseType === 'chatReply') {
 		const reply = handOver.replies[0];

@@ -111,10 +111,9 @@ async function handOver(context: IWebhookFunctions, pending: PendingJson): Promi
 		context.getResponseObject().status(200).json({ resumed: false, reason: outcome.reason });
 		return { noWebhookResponse: true };
 	}
-	return {
-		webhookResponse: { resumed: true, waitId: pending.request.waitId },
-		workflowData: [[{ json: answerOutput(pending, outcome.data, new Date(), outcome.reply) }]],
-	};
+	// A superseded wait ends as its limit would end it (timedOut: no answer came), naming the newer question.
+	const json = 'supersededBy' in outcome ? { ...pending, supersededBy: outcome.supersededBy } : answerOutput(pending, outcome.data, new Date(), outcome.reply);
+	return { webhookResponse: { resumed: true, waitId: pending.request.waitId }, workflowData: [[{ json }]] };
 }
 
 function single(value: unknown): unknown {

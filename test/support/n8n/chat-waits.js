@@ -4,7 +4,7 @@
 // customer messages of one channel type, asks in the conversation, waits,
 // and sends "after <its input as JSON>"; and reading the conversation back.
 const { sleep, waitFor, workflows: w } = require('../../../harness');
-const { afterNode, afterOutputsIn } = require('./after-wait');
+const { AFTER: AFTER_PREFIX, afterNode, afterOutputsIn } = require('./after-wait');
 
 /**
  * @param {object} credential the API credential (import:credentials entry)
@@ -74,6 +74,37 @@ function conversationReader(client) {
 	return reader;
 }
 
+/** The API's order of messages, oldest first: created_at, then id. */
+const oldestFirst = (a, b) => a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * A customer writes twice at once, so two executions of the workflow ask in
+ * one conversation; then replies once. Resolves to both questions (older
+ * first), what reached the node after the wait (in order) and the number of
+ * questions at the end.
+ */
+async function askedTwiceThenReplied(reader, channel, question, reply) {
+	const { id } = await reader.newConversation(channel);
+	await Promise.all([reader.inbound(id, 'hello'), reader.inbound(id, 'anyone there?')]);
+	const [older, newer] = (await reader.waitForMessage(id, question, 2)).sort(oldestFirst);
+	// The older execution goes on as soon as the newer question is seen, before any reply.
+	await reader.waitForMessage(id, AFTER_PREFIX, 1);
+	await reader.inbound(id, reply);
+	await reader.waitForMessage(id, AFTER_PREFIX, 2);
+	await sleep(3000);
+	const all = await reader.messages(id);
+	return { older, newer, outputs: afterOutputsIn([...all].sort(oldestFirst)), questions: reader.startingWith(all, question).length };
+}
+
+/** What the trigger does when two executions ask in one conversation: the older ends with supersededBy, the reply answers the newer. */
+function expectSuperseded({ older, newer, outputs, questions }) {
+	expect(questions).toBe(2);
+	expect(outputs).toEqual([
+		expect.objectContaining({ timedOut: true, supersededBy: newer.id, messageId: older.id }),
+		expect.objectContaining({ timedOut: false, data: { text: 'A-7' }, messageId: newer.id }),
+	]);
+}
+
 /** A sandbox client with a key of its own, so that the test's reads leave n8n's key its whole rate. */
 async function readerClient(client, sandbox, sandboxClient) {
 	const { key } = await client.control('POST', '/keys', {
@@ -83,4 +114,4 @@ async function readerClient(client, sandbox, sandboxClient) {
 	return sandboxClient(sandbox, key);
 }
 
-module.exports = { chatWaitWorkflow, conversationReader, readerClient };
+module.exports = { askedTwiceThenReplied, expectSuperseded, chatWaitWorkflow, conversationReader, readerClient };
