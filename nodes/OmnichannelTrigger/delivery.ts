@@ -4,6 +4,10 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { admitCopy } from './eventsInProcess';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
+import { holdForQuiet, QUIET_WAITED_KEY } from './quietHold';
+import type { HoldOutcome } from './quietHold';
+import { quietSecondsOf } from './burst';
+import { messageAuthor } from '../shared/messageAuthors';
 import { routeChatReply } from './replyRouting';
 import { eventFilters, manualSigningSecret, usesManualRegistration } from './parameters';
 import { checkSignature, clockSkewWarning, hmacKeyOfSecret } from './signature';
@@ -32,7 +36,7 @@ function refuse(context: IWebhookFunctions, status: 400 | 401 | 409 | 503, reaso
 }
 
 /** 2xx without an execution: the sender stops retrying, nothing runs. */
-function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'answered a waiting execution'): IWebhookResponseData {
+function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'answered a waiting execution' | 'part of a burst'): IWebhookResponseData {
 	return { webhookResponse: { received: true, executed: false, reason } };
 }
 
@@ -84,6 +88,21 @@ function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): st
 	return `${where} refused a delivery (401): its webhook registration (id and signing secret) is missing from the workflow's static data. In queue mode another node of this workflow that writes static data on a worker erases it. Unpublish and publish the workflow (or restart n8n) to register the webhook again.`;
 }
 
+/** Answer a Burst Once's hold of a customer's message (quietHold.ts); undefined for every other event, or without the option. */
+async function holdBurstMessage(context: IWebhookFunctions, trigger: string, event: ServiceEvent): Promise<HoldOutcome | undefined> {
+	const message = event.data;
+	if (event.type !== 'message.created' || !message || messageAuthor(message) !== 'customer') return undefined;
+	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') return undefined;
+	let quietSeconds: number | undefined;
+	try {
+		quietSeconds = quietSecondsOf(context.getNode(), context.getNodeParameter('options', {}) as IDataObject);
+	} catch {
+		// The execution's step fails with the option's error, naming the field.
+		return undefined;
+	}
+	return quietSeconds === undefined ? undefined : await holdForQuiet(trigger, message, quietSeconds * 1000);
+}
+
 /**
  * One delivery: verify (401), parse (400), then skip what the node does not
  * want or has already accepted (2xx), and emit the rest exactly once.
@@ -133,6 +152,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (!isSubscribed(subscription, event.type)) return skip('not subscribed');
 	if (!passesFilters(event.type, event.data, eventFilters(context))) return skip('filtered');
 
+	const quiet = await holdBurstMessage(context, trigger, event);
+	if (quiet && 'newerId' in quiet) return skip('part of a burst');
+
 	// The execution's ledger check reads the event id from the body. A copy
 	// arriving while another is being started waits for its outcome (eventsInProcess.ts).
 	const admission = await admitCopy(trigger, event.id, context.getResponseObject());
@@ -144,7 +166,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).
 	return {
-		workflowData: [context.helpers.returnJsonArray(event)],
+		workflowData: [context.helpers.returnJsonArray(quiet ? { ...event, [QUIET_WAITED_KEY]: quiet.waitedMs } : event)],
 		webhookResponse: { received: true, executed: true },
 	};
 }

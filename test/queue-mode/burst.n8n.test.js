@@ -61,7 +61,8 @@ test(
 		const { summary, workers } = await run(TEXTS);
 		printSummary('queue mode', summary, `; executions so far per worker: ${workers.join(' / ')}`);
 		expectOneContinuation(summary, TEXTS);
-		expect(summary.executions).toBe(TEXTS.length);
+		// The quiet period is waited out on the webhook process: only the newest message starts an execution.
+		expect(summary.executions).toBe(1);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -85,7 +86,7 @@ test(
 			`; ${deliveries.length} deliveries (${deliveries.filter((d) => d.duplicate).length} duplicates); executions so far per worker: ${result.workers.join(' / ')}`,
 		);
 		expectOneContinuation(result.summary, texts);
-		expect(result.summary.executions).toBe(texts.length + result.summary.endedAsDuplicate);
+		expect(result.summary.endedInBurst).toBe(0);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -108,7 +109,8 @@ test(
 			);
 			const body = JSON.stringify({ id: eventId, type: 'message.created', created_at: message.created_at, app_id: sandbox.app_id, data: message });
 			const timestamp = Math.floor(Date.now() / 1000);
-			const response = await fetch(url, {
+			// Not awaited: main holds each copy for the quiet period, as the webhook process holds the original.
+			const response = fetch(url, {
 				method: 'POST',
 				headers: {
 					'content-type': 'application/json',
@@ -118,8 +120,7 @@ test(
 				},
 				body,
 			});
-			await response.text();
-			copyStatuses.push(response.status);
+			copyStatuses.push(response.then(async (answer) => (await answer.text(), answer.status)));
 			return message;
 		};
 		const texts = TEXTS.map((text) => `${text} (copy)`);
@@ -129,11 +130,11 @@ test(
 			summary,
 			`; copies answered ${copyStatuses.join(', ')}; executions so far per worker: ${workers.join(' / ')}`,
 		);
-		expect(copyStatuses).toEqual(texts.map(() => 200));
+		expect(await Promise.all(copyStatuses)).toEqual(texts.map(() => 200));
 		expectOneContinuation(summary, texts);
-		// Each copy started an execution on a worker, which the ledger ended.
-		expect(summary.endedAsDuplicate).toBe(texts.length);
-		expect(summary.executions).toBe(texts.length * 2);
+		// Each process held its copies and started one execution for the newest; the ledger ended the second.
+		expect(summary.endedAsDuplicate).toBe(1);
+		expect(summary.executions).toBe(2);
 	},
 	TEST_TIMEOUT_MS,
 );
