@@ -533,4 +533,4 @@ async function measure({ name, queue, log }) {
 const run = ({ log }) => measure({ name: 'burst', queue: false, log });
 const runInQueueMode = ({ log }) => measure({ name: 'burst-queue', queue: true, log });
 
-module.exports = { run, runInQueueMode, markdown };
+module.exports = { run, runInQueueMode, markdown, startPeerRelay };
