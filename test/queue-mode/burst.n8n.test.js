@@ -138,3 +138,40 @@ test(
 	},
 	TEST_TIMEOUT_MS,
 );
+
+test(
+	'60 conversations bursting at the same moment: each continues exactly once, with its own two messages',
+	async () => {
+		const CONVERSATIONS = 60;
+		const seen = new Set((await cluster.main.listExecutions({ workflowId: WORKFLOW_ID })).map((e) => String(e.id)));
+		const conversations = await Promise.all(Array.from({ length: CONVERSATIONS }, async () => await newConversation(client)));
+		const inbound = async (conversationId, text) => await client.control('POST', '/inbound', { conversation_id: conversationId, text });
+		const sent = await Promise.all(
+			conversations.map(async (conversationId) => [await inbound(conversationId, 'first'), await inbound(conversationId, 'second')].map((m) => m.id)),
+		);
+		const fresh = async () => (await cluster.main.listExecutions({ workflowId: WORKFLOW_ID })).filter((e) => !seen.has(String(e.id)));
+		await waitFor(async () => ((await fresh()).length >= CONVERSATIONS ? true : undefined), { what: 'an execution per conversation', timeoutMs: 120_000, intervalMs: 1000 });
+		// Time for a late or doubled continuation to show.
+		await sleep(QUIET_SECONDS * 1000 + 3000);
+		await waitFor(async () => ((await fresh()).every((e) => e.finished || e.stoppedAt) ? true : undefined), { what: 'every execution to finish', timeoutMs: 120_000, intervalMs: 1000 });
+		const continued = new Map();
+		let failed = 0;
+		for (const { id } of await fresh()) {
+			const { data, status } = await cluster.main.api.getExecution(id);
+			if (status !== 'success') failed++;
+			const item = data.resultData.runData['On customer message'][0].data.main[0][0]?.json;
+			if (item && data.resultData.runData.Answer) continued.set(item.data.conversation_id, [...(continued.get(item.data.conversation_id) ?? []), item]);
+		}
+		const counts = { conversations: CONVERSATIONS, continuedOnce: 0, lost: 0, doubled: 0, otherMessages: 0, failed, executions: (await fresh()).length };
+		conversations.forEach((conversationId, index) => {
+			const items = continued.get(conversationId) ?? [];
+			if (items.length === 0) counts.lost++;
+			else if (items.length > 1) counts.doubled++;
+			else if (JSON.stringify(items[0].burst.messages.map((m) => m.id)) !== JSON.stringify(sent[index])) counts.otherMessages++;
+			else counts.continuedOnce++;
+		});
+		console.log(`[burst] queue mode, ${CONVERSATIONS} conversations at once: ${JSON.stringify(counts)}`);
+		expect(counts).toMatchObject({ continuedOnce: CONVERSATIONS, lost: 0, doubled: 0, otherMessages: 0, failed: 0 });
+	},
+	TEST_TIMEOUT_MS,
+);
