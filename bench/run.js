@@ -46,6 +46,8 @@ const standaloneScenarios = {
 	'send-and-wait-chat-queue': { run: require('./scenarios/send-and-wait-chat').runInQueueMode },
 	burst: require('./scenarios/burst'),
 	'burst-queue': { run: require('./scenarios/burst').runInQueueMode },
+	'burst-volume': require('./scenarios/burst-volume'),
+	'burst-volume-queue': { run: require('./scenarios/burst-volume').runInQueueMode },
 	'lock-calls': require('./scenarios/lock-calls'),
 };
 

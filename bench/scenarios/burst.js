@@ -5,9 +5,10 @@
 // "the continuation starts within 1 s after the quiet period ends (median)".
 //
 // Ours: Omnichannel Trigger (message.created, customer messages of live chat
-// conversations, quiet period Q) → No Operation ("Next"). Each of a burst's
-// messages starts an execution that waits Q s, reads the conversation (one
-// GET /messages) and continues only for the burst's newest message.
+// conversations, quiet period Q) → No Operation ("Next"). The process that
+// receives a burst's deliveries holds them for the quiet period; the newest
+// message starts an execution that reads the conversation (one GET
+// /messages) and continues; the others are answered without an execution.
 // Peer: n8n's Webhook node → Wait node (After Time Interval, Q s) → No
 // Operation ("Next"), in telegram conversations. Every message continues;
 // the execution of the burst's last message is the one compared. Below 65 s
@@ -263,17 +264,21 @@ async function sendBurst(context, peer, round) {
 	return sent;
 }
 
-/** The MESSAGES executions the burst started, once all have finished, with their data. */
-async function executionsOf(context, peer, round, quietSeconds) {
+/**
+ * The executions the burst started (at least `minimum`), once all have
+ * finished, with their data. Ours starts one per burst when its messages
+ * reach one n8n process: the others are answered without an execution.
+ */
+async function executionsOf(context, peer, round, quietSeconds, minimum) {
 	const seen = context.seen[peer.id];
 	// Nothing can finish before the quiet period: no polling of n8n while the executions wait.
 	await sleep(quietSeconds * 1000);
 	const fresh = await waitFor(
 		async () => {
 			const list = (await context.n8n.api.listExecutions({ workflowId: peer.id })).filter((e) => !seen.has(String(e.id)));
-			return list.length >= MESSAGES && list.every((e) => e.finished || e.stoppedAt) ? list : undefined;
+			return list.length >= minimum && list.every((e) => e.finished || e.stoppedAt) ? list : undefined;
 		},
-		{ what: `the ${MESSAGES} executions of ${peer.id}'s burst ${round}`, timeoutMs: SAMPLE_TIMEOUT_MS, intervalMs: 100 },
+		{ what: `the executions of ${peer.id}'s burst ${round}`, timeoutMs: SAMPLE_TIMEOUT_MS, intervalMs: 100 },
 	);
 	const executions = [];
 	for (const summary of fresh) {
@@ -298,7 +303,7 @@ function timing({ createdAt, deliveredAt, stepStartedAt, nextStartedAt, quietSec
 async function sampleOurs(context, round, quietSeconds) {
 	const sent = await sendBurst(context, PEERS.ours, round);
 	const last = sent.at(-1);
-	const executions = await executionsOf(context, PEERS.ours, round, quietSeconds);
+	const executions = await executionsOf(context, PEERS.ours, round, quietSeconds, 1);
 	const problems = [];
 	const continued = [];
 	let endedInBurst = 0;
@@ -312,9 +317,9 @@ async function sampleOurs(context, round, quietSeconds) {
 		else if (items.length === 0 && !runData[NEXT] && hints.includes('is part of a burst')) endedInBurst++;
 		else problems.push(`execution ${execution.id}: ${items.length} items, Next ${runData[NEXT] ? 'ran' : 'did not run'}, hints ${JSON.stringify(hints)}`);
 	}
-	if (executions.length !== MESSAGES) problems.push(`${executions.length} executions for ${MESSAGES} messages`);
+	if (executions.length > MESSAGES) problems.push(`${executions.length} executions for ${MESSAGES} messages`);
 	if (continued.length !== 1) problems.push(`${continued.length} continuations`);
-	if (endedInBurst !== MESSAGES - 1) problems.push(`${endedInBurst} executions ended as part of the burst`);
+	if (endedInBurst !== executions.length - 1) problems.push(`${endedInBurst} of ${executions.length} executions ended as part of the burst`);
 	const [continuation] = continued;
 	if (continuation) {
 		const { burst, data } = continuation.item;
@@ -342,7 +347,7 @@ async function sampleOurs(context, round, quietSeconds) {
 async function sampleWaitNode(context, round, quietSeconds) {
 	const sent = await sendBurst(context, PEERS.waitNode, round);
 	const last = sent.at(-1);
-	const executions = await executionsOf(context, PEERS.waitNode, round, quietSeconds);
+	const executions = await executionsOf(context, PEERS.waitNode, round, quietSeconds, MESSAGES);
 	const problems = [];
 	const byMessage = new Map();
 	for (const execution of executions) {
@@ -528,4 +533,4 @@ async function measure({ name, queue, log }) {
 const run = ({ log }) => measure({ name: 'burst', queue: false, log });
 const runInQueueMode = ({ log }) => measure({ name: 'burst-queue', queue: true, log });
 
-module.exports = { run, runInQueueMode, markdown };
+module.exports = { run, runInQueueMode, markdown, startPeerRelay };

@@ -48,6 +48,7 @@ import { dataOf, firstRunOf } from './firstRun';
 import { messageAuthor } from '../shared/messageAuthors';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
 import { outputsDataOnly, triggerProperties } from './parameters';
+import { QUIET_WAITED_KEY } from './quietHold';
 import { keyBytesOfSecret } from './signature';
 import { kindOf, triggerKey } from './registrationInStaticData';
 
@@ -147,7 +148,7 @@ export class OmnichannelTrigger implements INodeType {
 		const output: INodeExecutionData[] = [];
 		const trigger = triggerKey(this, kindOf(this));
 		for (const [index, item] of this.getInputData().entries()) {
-			const event = item.json as ServiceEvent;
+			const { [QUIET_WAITED_KEY]: quietWaitedMs, ...event } = item.json as ServiceEvent;
 			const verdict = await firstRunOf(this, event.id);
 			// The execution exists: later copies reaching this process start none.
 			markStarted(trigger, event.id);
@@ -168,7 +169,8 @@ export class OmnichannelTrigger implements INodeType {
 			}
 			const json = { ...(dataOnly ? dataOf(event) : event) };
 			if (event.type === 'message.created' && event.data && messageAuthor(event.data) === 'customer') {
-				const outcome = await customerMessageStep(this, event.data as BurstMessage, conversationOptions, index);
+				const waitedMs = typeof quietWaitedMs === 'number' ? quietWaitedMs : 0;
+				const outcome = await customerMessageStep(this, event.data as BurstMessage, conversationOptions, index, waitedMs);
 				if (!outcome.continue) {
 					this.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
 					continue;

@@ -48,6 +48,8 @@ export async function customerMessageStep(
 	message: BurstMessage,
 	options: ConversationOptions,
 	itemIndex: number,
+	/** How much of the quiet period the delivery was already held (quietHold.ts). */
+	quietWaitedMs = 0,
 ): Promise<CustomerMessageOutcome> {
 	if (!readsConversation(options)) return { continue: true };
 	const node = context.getNode();
@@ -58,9 +60,10 @@ export async function customerMessageStep(
 			description: 'Answer a Burst Once and Step Aside need both, as every message.created event of the service carries them. Remove the options for events of another shape.',
 		});
 	}
-	// From the execution's start, not the message's created_at: the service's
+	// From the delivery's arrival, not the message's created_at: the service's
 	// clock may differ from n8n's, and a late delivery then still waits.
-	if (options.quietSeconds !== undefined) await waitUnlessCancelled(context, options.quietSeconds * 1000, itemIndex);
+	const quietLeftMs = options.quietSeconds === undefined ? 0 : options.quietSeconds * 1000 - quietWaitedMs;
+	if (quietLeftMs > 0) await waitUnlessCancelled(context, quietLeftMs, itemIndex);
 	const latest = (await readRecentMessages(context, message.conversation_id, { itemIndex, keepForExecution: true })) as BurstMessage[];
 	if (options.stepAsideMinutes !== undefined) {
 		const person = personAnswering(message, latest, options.stepAsideMinutes);

@@ -4,6 +4,11 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { admitCopy } from './eventsInProcess';
 import { isSubscribed, normaliseEvents } from './events';
 import { passesFilters } from './filters';
+import { DELIVERY_BUDGET_MS } from './deliveryBudget';
+import { holdForQuiet, QUIET_WAITED_KEY } from './quietHold';
+import type { HoldOutcome } from './quietHold';
+import { quietSecondsOf } from './burst';
+import { messageAuthor } from '../shared/messageAuthors';
 import { routeChatReply } from './replyRouting';
 import { eventFilters, manualSigningSecret, usesManualRegistration } from './parameters';
 import { checkSignature, clockSkewWarning, hmacKeyOfSecret } from './signature';
@@ -25,14 +30,6 @@ export interface ServiceEvent extends IDataObject {
 	takenByExecution?: string;
 }
 
-/**
- * The time one delivery may take in this node, from its arrival: the sender
- * wants a 2xx within 10 s (docs/api-assumptions.md, "Webhook deliveries"),
- * and n8n needs the rest to create (in queue mode, queue) the execution and
- * answer. Every call a delivery makes ends by then; what cannot is answered
- * 503, and the sender delivers again.
- */
-export const DELIVERY_BUDGET_MS = 8_000;
 
 /**
  * Answers the request ourselves: no execution starts. The text names the
@@ -46,7 +43,7 @@ function refuse(context: IWebhookFunctions, status: 400 | 401 | 409 | 503, reaso
 }
 
 /** 2xx without an execution: the sender stops retrying, nothing runs. */
-function skip(reason: 'duplicate' | 'not subscribed' | 'filtered'): IWebhookResponseData {
+function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'part of a burst'): IWebhookResponseData {
 	return { webhookResponse: { received: true, executed: false, reason } };
 }
 
@@ -108,6 +105,21 @@ function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): st
 	return `${where} refused a delivery (401): its webhook registration (id and signing secret) is missing from the workflow's static data. In queue mode another node of this workflow that writes static data on a worker erases it. Unpublish and publish the workflow (or restart n8n) to register the webhook again.`;
 }
 
+/** Answer a Burst Once's hold of a customer's message (quietHold.ts); undefined for every other event, or without the option. */
+async function holdBurstMessage(context: IWebhookFunctions, trigger: string, event: ServiceEvent, deadline: number): Promise<HoldOutcome | undefined> {
+	const message = event.data;
+	if (event.type !== 'message.created' || !message || messageAuthor(message) !== 'customer') return undefined;
+	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') return undefined;
+	let quietSeconds: number | undefined;
+	try {
+		quietSeconds = quietSecondsOf(context.getNode(), context.getNodeParameter('options', {}) as IDataObject);
+	} catch {
+		// The execution's step fails with the option's error, naming the field.
+		return undefined;
+	}
+	return quietSeconds === undefined ? undefined : await holdForQuiet(trigger, message, quietSeconds * 1000, deadline);
+}
+
 /** The delivery's event once its signature, timestamp and body are checked, or the refusal (401, 400). */
 async function verifiedEvent(context: IWebhookFunctions, key: KeyObject, trigger: string): Promise<{ event: ServiceEvent } | IWebhookResponseData> {
 	const delivery: SignedDelivery = {
@@ -160,6 +172,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		if (skipped) return skip(skipped);
 	}
 
+	const quiet = routing.route === 'asUsual' ? await holdBurstMessage(context, trigger, event, deadline) : undefined;
+	if (quiet && 'newerId' in quiet) return skip('part of a burst');
+
 	// The execution's ledger check reads the event id from the body. A copy
 	// arriving while another is being started waits for its outcome (eventsInProcess.ts).
 	const admission = await admitCopy(trigger, event.id, context.getResponseObject(), deadline);
@@ -176,5 +191,8 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 			webhookResponse: { received: true, executed: false, reason: 'answered a waiting execution' },
 		};
 	}
-	return { workflowData: [context.helpers.returnJsonArray(event)], webhookResponse: { received: true, executed: true } };
+	return {
+		workflowData: [context.helpers.returnJsonArray(quiet ? { ...event, [QUIET_WAITED_KEY]: quiet.waitedMs } : event)],
+		webhookResponse: { received: true, executed: true },
+	};
 }

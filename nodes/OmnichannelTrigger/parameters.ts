@@ -8,6 +8,7 @@ import { ALL_EVENTS, normaliseEvents } from './events';
 import type { MessageFilters } from '../shared/messageFilters';
 import { keyBytesOfSecret } from './signature';
 import { MAX_QUIET_SECONDS } from './burst';
+import { HOLD_LIMIT_MS } from './quietHold';
 import { stepAsideOption } from './stepAside';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
@@ -17,11 +18,11 @@ const burstOption: INodeProperties = {
 	displayName: 'Answer a Burst Once (Quiet Period in Seconds)',
 	name: 'burstQuietSeconds',
 	type: 'number',
-	default: 10,
+	default: 5,
 	typeOptions: { minValue: 1, maxValue: MAX_QUIET_SECONDS },
 	description:
 		"For AI agents and auto-replies: after a customer message, wait until the conversation has been quiet this many seconds, then continue once with every customer message since the last reply (in 'burst': text, messages, count). The executions of the burst's other messages end without output. Needs the Omnichannel API credential (messages:read).",
-	hint: `1 to ${MAX_QUIET_SECONDS} seconds. The execution keeps running while it waits: n8n's graceful shutdown waits 30 seconds (by default) for running executions, so keep it short.`,
+	hint: `1 to ${MAX_QUIET_SECONDS} seconds. Up to ${HOLD_LIMIT_MS / 1000} seconds are waited before the execution starts, holding no worker; a longer period waits the rest in a running execution.`,
 };
 
 export const triggerProperties: INodeProperties[] = [

@@ -100,6 +100,7 @@ class WebhookDeliverer {
 		this.record({
 			event_id: delivery.event.id,
 			type: delivery.event.type,
+			data_id: delivery.event.data?.id,
 			webhook_id: delivery.webhook.id,
 			url: delivery.webhook.url,
 			attempt: delivery.attempt,

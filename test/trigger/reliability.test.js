@@ -49,7 +49,7 @@ describe('process memory of deliveries (eventsInProcess)', () => {
 describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', () => {
 	const { EventEmitter } = require('events');
 	const { admitCopy: admitUntil } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
-	const { DELIVERY_BUDGET_MS } = fresh('../../nodes/OmnichannelTrigger/delivery');
+	const { DELIVERY_BUDGET_MS } = fresh('../../nodes/OmnichannelTrigger/deliveryBudget');
 	/** A copy waits until its delivery's deadline. */
 	const admitCopy = (trigger, eventId, res, waitMs = DELIVERY_BUDGET_MS) => admitUntil(trigger, eventId, res, Date.now() + waitMs);
 

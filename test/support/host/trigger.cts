@@ -123,6 +123,11 @@ export class TriggerHost {
 
 	readonly answers: Answer[] = [];
 
+	/** Deliveries answered without an execution: a newer message of their burst reached the same process during the quiet period. */
+	heldInBurst(): Answer[] {
+		return this.answers.filter((answer) => answer.body.includes('part of a burst'));
+	}
+
 	readonly received: Received[] = [];
 
 	gate: (eventId: string | undefined) => Gate = () => 'process';

@@ -34,9 +34,10 @@ const inbound = (client) => async (conversationId, text) => await client.control
 
 /**
  * Sends `texts` as customer messages (with `send`), one right after the other, and waits
- * until every execution they started has finished, then for one more quiet
+ * until the executions they started have finished, then for one more quiet
  * period, so that a second continuation would show. Returns what each
- * execution did.
+ * execution did. A message that a newer one of its burst reached in the same
+ * n8n process during the quiet period starts no execution at all.
  */
 async function runBurst({ n8n, client, workflowId, conversationId, texts, quietSeconds, send = inbound(client) }) {
 	const before = new Set((await n8n.listExecutions({ workflowId })).map((e) => String(e.id)));
@@ -44,7 +45,7 @@ async function runBurst({ n8n, client, workflowId, conversationId, texts, quietS
 	for (const text of texts) sent.push(await send(conversationId, text));
 	const finished = async () => {
 		const fresh = (await n8n.listExecutions({ workflowId })).filter((e) => !before.has(String(e.id)));
-		return fresh.length >= texts.length && fresh.every((e) => e.finished || e.stoppedAt) ? fresh : undefined;
+		return fresh.length > 0 && fresh.every((e) => e.finished || e.stoppedAt) ? fresh : undefined;
 	};
 	await waitFor(finished, { what: 'an execution per message, all finished', timeoutMs: 120_000, intervalMs: 1000 });
 	await sleep(quietSeconds * 1000 + 3000);
@@ -77,7 +78,11 @@ function printSummary(label, summary, extra = '') {
 	);
 }
 
-/** What every scenario expects: one continuation carrying the texts in order, every other execution without output. */
+/**
+ * What every scenario expects: one continuation carrying the texts in order;
+ * every other execution ended without output (part of the burst, or a
+ * duplicate).
+ */
 function expectOneContinuation(summary, texts) {
 	expect(summary.failed).toBe(0);
 	expect(summary.other).toEqual([]);
@@ -86,7 +91,7 @@ function expectOneContinuation(summary, texts) {
 	expect(item.burst).toMatchObject({ text: texts.join('\n'), count: texts.length });
 	expect(item.burst.messages.map((m) => m.id)).toEqual(summary.sent.map((m) => m.id));
 	expect(item.data.id).toBe(summary.sent.at(-1).id);
-	expect(summary.endedInBurst).toBe(texts.length - 1);
+	expect(summary.executions).toBe(1 + summary.endedInBurst + summary.endedAsDuplicate);
 }
 
 module.exports = { burstWorkflow, newConversation, runBurst, printSummary, expectOneContinuation, TRIGGER, ANSWER };
