@@ -47,6 +47,7 @@ const standaloneScenarios = {
 	burst: require('./scenarios/burst'),
 	'burst-queue': { run: require('./scenarios/burst').runInQueueMode },
 	'lock-calls': require('./scenarios/lock-calls'),
+	memory: require('./scenarios/memory'),
 };
 
 /** Scenarios run inside n8n against the shared sandbox. */

@@ -15,7 +15,7 @@
 //   npm run bench -- --only burst        Answer a Burst Once beside a Webhook and a Wait node of the quiet period (BENCH_BURST_QUIET)
 //   npm run bench -- --only burst-queue  the same in queue mode
 
-const SCENARIOS = ['sandbox', 'reads', 'sends', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'webhooks-queue', 'lock-calls', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue', 'burst', 'burst-queue'];
+const SCENARIOS = ['sandbox', 'reads', 'sends', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'webhooks-queue', 'lock-calls', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue', 'burst', 'burst-queue', 'memory'];
 const DEFAULT_RUNS = 3;
 /** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
 const MAX_RUNS = 20;
