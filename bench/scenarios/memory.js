@@ -113,10 +113,11 @@ function peerWorkflow(key, credential) {
 	return workflow;
 }
 
-/** The shipped example, with the stand-in model, its channel, and a 1 s quiet period. */
-function exampleWorkflow() {
+/** The shipped example, with the bench's credential, the stand-in model, its channel, and a 1 s quiet period. */
+function exampleWorkflow(credential) {
 	const example = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'ai-support-agent.json'), 'utf8'));
-	const nodes = example.nodes.map((node) => {
+	const nodes = example.nodes.map((shipped) => {
+		const node = shipped.credentials?.omnichannelApi ? { ...shipped, credentials: { omnichannelApi: { id: credential.id, name: credential.name } } } : shipped;
 		if (node.type !== NODE_TYPES.trigger) return node;
 		const options = { ...node.parameters.options, burstQuietSeconds: 1, channelTypes: [PEERS.example.channel] };
 		return { ...node, webhookId: crypto.randomUUID(), parameters: { ...node.parameters, options } };
@@ -151,7 +152,7 @@ async function setUp(sandbox, log) {
 				data: { host: '127.0.0.1', port: Number(pg.DB_POSTGRESDB_PORT), database: pg.DB_POSTGRESDB_DATABASE, user: pg.DB_POSTGRESDB_USER, password: pg.DB_POSTGRESDB_PASSWORD, ssl: 'disable' },
 			},
 		]);
-		const example = exampleWorkflow();
+		const example = exampleWorkflow(credential);
 		await n8n.importWorkflows([...['none', 'ours', 'simple', 'postgres'].map((key) => peerWorkflow(key, credential)), { ...example, memoryName: undefined }]);
 		await n8n.start();
 		await n8n.setupOwnerAndApiKey();
