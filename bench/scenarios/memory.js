@@ -123,13 +123,13 @@ function exampleWorkflow(credential) {
 		return { ...node, webhookId: crypto.randomUUID(), parameters: { ...node.parameters, options } };
 	});
 	const model = modelNode();
-	const memoryName = example.nodes.find((node) => node.type === NODE_TYPES.memory).name;
-	return {
+	const workflow = {
 		...example,
 		nodes: [...nodes, model],
 		connections: { ...example.connections, [MODEL]: { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] } },
-		memoryName,
 	};
+	const nameOf = (type) => example.nodes.find((node) => node.type === type).name;
+	return { workflow, names: { memory: nameOf(NODE_TYPES.memory), reply: nameOf(NODE_TYPES.action) } };
 }
 
 async function setUp(sandbox, log) {
@@ -153,7 +153,7 @@ async function setUp(sandbox, log) {
 			},
 		]);
 		const example = exampleWorkflow(credential);
-		await n8n.importWorkflows([...['none', 'ours', 'simple', 'postgres'].map((key) => peerWorkflow(key, credential)), { ...example, memoryName: undefined }]);
+		await n8n.importWorkflows([...['none', 'ours', 'simple', 'postgres'].map((key) => peerWorkflow(key, credential)), example.workflow]);
 		await n8n.start();
 		await n8n.setupOwnerAndApiKey();
 		for (const peer of Object.values(PEERS)) await n8n.publishWorkflow(peer.id);
@@ -171,7 +171,8 @@ async function setUp(sandbox, log) {
 			n8n,
 			model,
 			client,
-			memoryNames: { ours: MEMORY, simple: MEMORY, postgres: MEMORY, example: example.memoryName },
+			/** The memory and reply node of each peer's workflow: the example names its own. */
+			names: (key) => (key === 'example' ? example.names : { memory: MEMORY, reply: REPLY }),
 			newConversation: async (key) => (await client.control('POST', '/conversations', { channel_id: channelOf(PEERS[key].channel).id })).id,
 			seen: Object.fromEntries(Object.values(PEERS).map((peer) => [peer.id, new Set()])),
 			async dispose() {
@@ -206,14 +207,15 @@ async function turn(context, key, conversationId, text) {
 	for (const e of execution) seen.add(String(e.id));
 	const { data, status } = await context.n8n.api.getExecution(execution[0].id);
 	const runData = data.resultData.runData;
-	const memoryRuns = runData[context.memoryNames[key]] ?? [];
+	const names = context.names(key);
+	const memoryRuns = runData[names.memory] ?? [];
 	return {
 		status,
 		executions: execution.length,
 		agentMs: runData[AGENT]?.[0]?.executionTime ?? null,
 		memoryMs: memoryRuns.length > 0 ? memoryRuns.reduce((sum, run) => sum + (run.executionTime ?? 0), 0) : null,
 		memoryCalls: memoryRuns.length,
-		replied: Boolean(runData[REPLY]?.[0]?.data?.main?.[0]?.length),
+		replied: Boolean(runData[names.reply]?.[0]?.data?.main?.[0]?.length),
 	};
 }
 
