@@ -49,6 +49,7 @@ const standaloneScenarios = {
 	'burst-volume': require('./scenarios/burst-volume'),
 	'burst-volume-queue': { run: require('./scenarios/burst-volume').runInQueueMode },
 	'lock-calls': require('./scenarios/lock-calls'),
+	memory: require('./scenarios/memory'),
 };
 
 /** Scenarios run inside n8n against the shared sandbox. */

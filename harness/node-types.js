@@ -11,6 +11,7 @@ const PACKAGE_NAME = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.js
 const NODE_TYPES = Object.freeze({
 	action: `${PACKAGE_NAME}.omnichannel`,
 	trigger: `${PACKAGE_NAME}.omnichannelTrigger`,
+	memory: `${PACKAGE_NAME}.omnichannelChatMemory`,
 });
 
 const CREDENTIAL_TYPE = 'omnichannelApi';

@@ -12,6 +12,7 @@ const { REPO_ROOT, assertBuilt } = require('./package');
 const BUILT_NODES = {
 	[NODE_TYPES.action]: ['Omnichannel', 'Omnichannel'],
 	[NODE_TYPES.trigger]: ['OmnichannelTrigger', 'OmnichannelTrigger'],
+	[NODE_TYPES.memory]: ['OmnichannelChatMemory', 'OmnichannelChatMemory'],
 };
 
 function builtDescription(type) {

@@ -29,10 +29,11 @@ const SUITE_FILES = {
 	trigger: path.join('test', 'trigger', 'trigger.n8n.test.js'),
 	examples: path.join('test', 'examples', 'examples.n8n.test.js'),
 	'send-and-wait': path.join('test', 'action-node', 'send-and-wait.n8n.test.js'),
+	'ai-sdk': path.join('test', 'compat', 'ai-sdk.n8n.test.js'),
 	'v3-defaults': path.join('test', 'compat', 'v3-defaults.n8n.test.js'),
 	'v3-defaults-queue': path.join('test', 'compat', 'v3-defaults-queue.n8n.test.js'),
 };
-const CORE_SUITES = ['credential', 'action-node', 'trigger', 'examples', 'send-and-wait'];
+const CORE_SUITES = ['credential', 'action-node', 'trigger', 'examples', 'send-and-wait', 'ai-sdk'];
 
 /**
  * Named rows: an n8n version, the suites, and the lines of counts their tests

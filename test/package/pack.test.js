@@ -50,11 +50,12 @@ describe('the npm package', () => {
 		expect(files).toEqual(expect.arrayContaining(DOCUMENTS));
 	});
 
-	test('has no runtime dependencies, and n8n-workflow as its only peer', () => {
+	test('has no runtime dependencies; its peers are n8n-workflow and the AI node SDK (with its version), the two n8n allows', () => {
 		expect(Object.keys(manifest.dependencies ?? {})).toEqual([]);
 		expect(Object.keys(manifest.optionalDependencies ?? {})).toEqual([]);
 		expect(manifest.bundleDependencies ?? manifest.bundledDependencies).toBeUndefined();
-		expect(Object.keys(manifest.peerDependencies)).toEqual(['n8n-workflow']);
+		expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['@n8n/ai-node-sdk', 'n8n-workflow']);
+		expect(manifest.n8n.aiNodeSdkVersion).toBe(1);
 	});
 
 	test('is found and loaded by n8n as a community package', () => {

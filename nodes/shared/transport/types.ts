@@ -4,17 +4,24 @@ import type {
 	IHookFunctions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ISupplyDataFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
 /**
  * Every n8n context that calls the API: the action node's run, a list search
- * in the editor, the webhook trigger's registration hooks, a poll, and a
- * webhook call (a chat reply handed to a waiting Send and Wait). Each
- * offers what the transport uses (getNode, getCredentials,
- * helpers.httpRequestWithAuthentication).
+ * in the editor, the webhook trigger's registration hooks, a poll, a
+ * webhook call (a chat reply handed to a waiting Send and Wait), and the
+ * chat memory supplying an AI Agent. Each offers what the transport uses
+ * (getNode, getCredentials, helpers.httpRequestWithAuthentication).
  */
-export type OmnichannelContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IPollFunctions | IWebhookFunctions;
+export type OmnichannelContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IPollFunctions
+	| IWebhookFunctions
+	| ISupplyDataFunctions;
 
 export interface ApiRequestOptions {
 	qs?: IDataObject;

@@ -8,6 +8,7 @@ const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/cli
 const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
 
 const { NODE_TYPES } = require('../../../harness/node-types');
+const { startFakeChatModel } = require('../../../harness/fake-chat-model');
 const { checkWorkflowParameters, node } = require('../../../harness/workflows');
 
 /** n8n's MCP Server Trigger (n8n 2.40: versions 1 to 2.1; from 2 the SSE and HTTP URL are the same path). */
@@ -91,45 +92,6 @@ module.exports = {
 	mcpRequestStatus,
 	resultText,
 };
-
-/**
- * A stand-in for an OpenAI-compatible chat model on 127.0.0.1, so that n8n's
- * AI Agent can run without a real model: `respond(body)` gets each
- * /chat/completions request and returns the assistant message (content and/or
- * tool_calls). Every request body is kept in `requests`.
- */
-async function startFakeChatModel(respond) {
-	const http = require('http');
-	const requests = [];
-	const server = http.createServer((req, res) => {
-		let raw = '';
-		req.on('data', (chunk) => (raw += chunk));
-		req.on('end', () => {
-			const send = (status, body) => {
-				res.writeHead(status, { 'content-type': 'application/json' });
-				res.end(JSON.stringify(body));
-			};
-			if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) return send(404, { error: { message: 'not found' } });
-			const body = JSON.parse(raw);
-			requests.push(body);
-			const message = { role: 'assistant', content: null, ...respond(body, requests.length) };
-			send(200, {
-				id: `chatcmpl-${requests.length}`,
-				object: 'chat.completion',
-				created: Math.floor(Date.now() / 1000),
-				model: body.model,
-				choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
-				usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-			});
-		});
-	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${server.address().port}/v1`,
-		requests,
-		close: () => new Promise((resolve) => server.close(resolve)),
-	};
-}
 
 /** An assistant tool call in OpenAI's format. */
 const toolCall = (id, name, args) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
