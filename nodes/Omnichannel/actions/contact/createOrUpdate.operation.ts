@@ -16,7 +16,7 @@ import {
 	samePhone,
 } from '../../helpers/contactMatch';
 import type { MatchBy, RowKeys } from '../../helpers/contactMatch';
-import { KeyLocks, whileCreating } from '../../helpers/createLock';
+import { KeyLocks, whilePersonLocked } from '../../helpers/personLock';
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty, UPSERT_FIELD } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
@@ -230,9 +230,13 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 		patch.name ??= contact.name;
 		const path = `/contacts/${encodeURIComponent(String(contact.id))}`;
 		await apiRequest.call(this, 'PATCH', path, { ...request, body: patch });
-		// The API answers with a bare confirmation; output the resulting contact.
-		const updated = (await apiRequest.call(this, 'GET', path, request)) as IDataObject;
-		return report(updated, 'updated', changed, matches.by);
+		// The API answers an update with a bare confirmation, and changes only
+		// the fields sent (docs/api-assumptions.md, "Contacts"): the contact as
+		// written, without the updated_at only the API knows (no extra read).
+		const written: IDataObject = { ...contact, ...patch };
+		delete written.updated_at;
+		delete written.comment;
+		return report(written, 'updated', changed, matches.by);
 	};
 
 	const create = async (held: () => boolean): Promise<IDataObject> => {
@@ -268,12 +272,10 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 	return async () => {
 		try {
 			await place.wait();
-			const matches = await findMatches();
-			if (matches.contacts.length > 0) return await update(matches);
-			return await whileCreating(this, itemIndex, keys, async (held) => {
-				// Searched again under the lock: another execution may have created the person meanwhile.
-				const again = await findMatches();
-				return again.contacts.length > 0 ? await update(again) : await create(held);
+			// Searched under the lock: no other execution creates the person between this search and the create.
+			return await whilePersonLocked(this, itemIndex, keys, async (held) => {
+				const matches = await findMatches();
+				return matches.contacts.length > 0 ? await update(matches) : await create(held);
 			});
 		} finally {
 			place.done();

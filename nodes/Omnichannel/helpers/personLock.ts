@@ -8,17 +8,18 @@ import type { HeldLock, LockHelpers, LockLog, LockPlace, LockTiming } from '../.
  * "Once per person" for Contact > Create or Update. The API has no upsert and
  * no idempotency key for contacts (docs/api-assumptions.md, "Contacts"), so
  * two runs that both search, find nothing and create would make the person
- * twice. A row that found nothing therefore searches again and creates only
- * while it holds:
+ * twice. A row therefore searches and writes only while it holds:
  * - in this process, a lock per person (each of the row's match keys), so two
- *   executions of the same node never create one person at once;
+ *   executions of the same node never handle one person at once;
  * - across processes (queue mode's workers, a second main), the lock of
  *   shared/databaseLock.ts on the node's own row of n8n's de-duplication
  *   store. n8n offers one atomic step there, creating a row, and one row per
  *   node, so this lock is per node, not per person: a process takes it for
- *   all its creates in flight and gives it back when they are done, or after
- *   holdMs for another process's turn.
- * Rows that find their contact at the first search update it without any lock.
+ *   all its rows in flight and gives it back when they are done, or after
+ *   holdMs for another process's turn. The API's rate limit is per key, so
+ *   two processes taking turns lose little against two sending at once.
+ * Searching under the lock costs no request: a row that searched before
+ * would have to search again under it before creating.
  */
 
 /** The node's own row: no other node writes it, and the trigger's workflow row is apart. */
@@ -28,8 +29,8 @@ const CREATE_LOCK: LockPlace = {
 	withoutLock: 'the item fails rather than risk creating a contact twice',
 };
 
-/** A process keeps the lock at most this long while creates keep coming, then lets another process in. */
-const CREATE_LOCK_TIMING: LockTiming = { ...LOCK_TIMING, holdMs: 3_000 };
+/** A process keeps the lock at most this long while rows keep coming, then lets another process in. */
+const CREATE_LOCK_TIMING: LockTiming = { ...LOCK_TIMING, holdMs: 5_000 };
 
 /** After giving the lock back for another's turn: long enough for a waiter's next try (every 5 to 25 ms). */
 const HAND_OVER_MS = 50;
@@ -66,7 +67,7 @@ export class KeyLocks {
 	}
 }
 
-/** The creates of one node in this process, and its lock in n8n's database. */
+/** The rows of one node in flight in this process, and its lock in n8n's database. */
 class NodeGate {
 	readonly persons = new KeyLocks();
 
@@ -180,11 +181,11 @@ function lockHelpers(context: IExecuteFunctions): LockHelpers | undefined {
 }
 
 /**
- * Runs `task` (search again, then create or update) for a row with these
- * match keys, under the person's lock in this process and the node's lock
- * across processes. `held()` tells the task whether it may still write.
+ * Runs `task` (search, then create or update) for a row with these match
+ * keys, under the person's lock in this process and the node's lock across
+ * processes. `held()` tells the task whether it may still write.
  */
-export async function whileCreating<T>(
+export async function whilePersonLocked<T>(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	keys: string[],
@@ -196,7 +197,7 @@ export async function whileCreating<T>(
 		const helpers = lockHelpers(context);
 		if (!helpers) {
 			context.logger.warn(
-				'Omnichannel (Contact > Create or Update): n8n offers no de-duplication store here (an unsaved workflow?); creates are kept apart within this process only.',
+				'Omnichannel (Contact > Create or Update): n8n offers no de-duplication store here (an unsaved workflow?); rows of one person are kept apart within this process only.',
 			);
 		}
 		gate = new NodeGate(helpers, context.logger);
