@@ -21,6 +21,7 @@ const DEMO_CREDENTIAL = Object.freeze({ id: 'omnichannelDemo1', name: 'Omnichann
 const EXAMPLE_IDS = Object.freeze({
 	autoReply: 'exAutoReply00001',
 	crmSync: 'exCrmSync0000001',
+	crmUpsert: 'exCrmUpsert00001',
 	dailyReport: 'exDailyReport001',
 	aiSupportAgent: 'exAiSupportAgent',
 	mcpServer: 'exMcpServer00001',
