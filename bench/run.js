@@ -56,6 +56,7 @@ const standaloneScenarios = {
 const n8nScenarios = {
 	reads: require('./scenarios/reads'),
 	sends: require('./scenarios/sends'),
+	upsert: require('./scenarios/upsert'),
 	webhooks: require('./scenarios/webhooks'),
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },

@@ -27,6 +27,7 @@ const EXAMPLE_CREDENTIALS = Object.freeze({ omnichannelApi: DEMO_CREDENTIAL, htt
 const EXAMPLE_IDS = Object.freeze({
 	autoReply: 'exAutoReply00001',
 	crmSync: 'exCrmSync0000001',
+	crmUpsert: 'exCrmUpsert00001',
 	dailyReport: 'exDailyReport001',
 	aiSupportAgent: 'exAiSupportAgent',
 	mcpServer: 'exMcpServer00001',

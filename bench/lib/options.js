@@ -6,6 +6,7 @@
 //   npm run bench -- --only queue      queue mode, K = 2 and 3 workers (BENCH_QUEUE_RUNS, default 1)
 //   npm run bench -- --only webhooks-queue  webhook intake in queue mode, 1 and 2 webhook processes
 //   npm run bench -- --only lock-calls      the ledger lock's database calls per delivery at 20 and 40/s (no n8n)
+//   npm run bench -- --only upsert          Contact > Create or Update beside the same sync built from n8n nodes
 //   npm run bench -- --only sandbox    the sandbox alone, no n8n (also: npm run bench:sandbox)
 //   npm run bench -- --only window     the trigger's de-duplication window (also: npm run bench:window)
 //   npm run bench -- --only send-and-wait        Send and Wait beside n8n's Wait node (also: npm run bench:send-and-wait)
@@ -17,7 +18,7 @@
 //   npm run bench -- --only burst-volume  Answer a Burst Once with 60 conversations at once and 200 bursts (BENCH_VOLUME_AT_ONCE, BENCH_VOLUME_BURSTS)
 //   npm run bench -- --only burst-volume-queue  the same in queue mode
 
-const SCENARIOS = ['sandbox', 'reads', 'sends', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'webhooks-queue', 'lock-calls', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue', 'burst', 'burst-queue', 'burst-volume', 'burst-volume-queue', 'memory'];
+const SCENARIOS = ['sandbox', 'reads', 'sends', 'upsert', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'webhooks-queue', 'lock-calls', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue', 'burst', 'burst-queue', 'burst-volume', 'burst-volume-queue', 'memory'];
 const DEFAULT_RUNS = 3;
 /** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
 const MAX_RUNS = 20;

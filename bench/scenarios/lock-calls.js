@@ -46,7 +46,12 @@ function loadVersions(work) {
 	const ledger = ['eventsInDatabase.ts', 'databaseLock.ts'];
 	const at = (revision, file) => execFileSync('git', ['show', `${revision}:nodes/OmnichannelTrigger/${file}`], { cwd: REPO }).toString();
 	transpile(path.join(work, 'perBatch'), Object.fromEntries(ledger.map((file) => [file, at(PER_BATCH_REVISION, file)])));
-	transpile(path.join(work, 'perSpell'), Object.fromEntries(ledger.map((file) => [file, fs.readFileSync(path.join(REPO, 'nodes/OmnichannelTrigger', file), 'utf8')])));
+	// This tree keeps the lock in nodes/shared; the copy sits beside the ledger.
+	const inTree = {
+		'eventsInDatabase.ts': fs.readFileSync(path.join(REPO, 'nodes/OmnichannelTrigger/eventsInDatabase.ts'), 'utf8').replaceAll('../shared/databaseLock', './databaseLock'),
+		'databaseLock.ts': fs.readFileSync(path.join(REPO, 'nodes/shared/databaseLock.ts'), 'utf8'),
+	};
+	transpile(path.join(work, 'perSpell'), inTree);
 	transpile(path.join(work, 'table'), { 'processed-data.cts': fs.readFileSync(path.join(REPO, 'test/support/host/processed-data.cts'), 'utf8') });
 	return {
 		table: () => require(path.join(work, 'table', 'processed-data.js')).ProcessedDataTable,

@@ -1,8 +1,8 @@
 import { sleep } from 'n8n-workflow';
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
-import { acquireLock, LOCK_TIMING } from './databaseLock';
-import type { HeldLock, LockTiming } from './databaseLock';
+import { acquireLock, LOCK_TIMING } from '../shared/databaseLock';
+import type { HeldLock, LockTiming } from '../shared/databaseLock';
 
 /**
  * The event ledger, in n8n's database: the ids of the events that started a

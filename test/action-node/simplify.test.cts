@@ -264,6 +264,7 @@ describe("the Simplify parameter", () => {
     expect(operationsWithSimplify.sort()).toEqual(
       [
         "contact.create",
+        "contact.createOrUpdate",
         "contact.get",
         "contact.getAll",
         "contact.merge",

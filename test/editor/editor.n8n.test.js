@@ -134,4 +134,15 @@ describe('the nodes in n8n’s editor (headless Chromium)', () => {
 		expect(requestsAfter).toBeGreaterThan(requestsBefore + 1);
 		await screenshot(editor.page, 'contact-picker');
 	});
+
+	step('Contact → Create or Update shows Match By, the fields and their hints', async () => {
+		await editor.chooseOption('operation', 'Create or Update');
+		const labels = expected.shownParameterLabels(expected.action(), { resource: 'contact', operation: 'createOrUpdate' });
+		expect(labels).toEqual(expect.arrayContaining(['Match By', 'Email', 'Phone', 'Name', 'Additional Fields', 'Options']));
+		expect(await editor.parameterLabels()).toEqual(labels);
+		expect(await editor.parameterText('matchBy')).toBe('Email');
+		expect(await editor.openOptions('matchBy')).toEqual(expected.optionNames(expected.action(), 'matchBy', { resource: 'contact', operation: 'createOrUpdate' }));
+		await editor.closeDropdown();
+		await screenshot(editor.page, 'contact-create-or-update');
+	});
 });

@@ -126,6 +126,24 @@ describe('examples/ in the demo environment', () => {
 		TEST_TIMEOUT_MS,
 	);
 
+	test(
+		'CRM upsert: 5 rows of 3 people in other writings make 3 contacts; run again, every row is unchanged',
+		async () => {
+			const run = await demo.n8n.executeWorkflow(EXAMPLE_IDS.crmUpsert);
+			expect(run.status).toBe('success');
+			const first = nodeOutput(run, 'Create or update contact');
+			expect(first.map((contact) => contact._upsert.action)).toEqual(['created', 'created', 'created', 'unchanged', 'updated']);
+			expect(first[3].id).toBe(first[0].id);
+			expect(first[4]).toMatchObject({ id: first[2].id, email: 'max@example.de', phone: '(030) 1234567' });
+
+			const again = nodeOutput(await demo.n8n.executeWorkflow(EXAMPLE_IDS.crmUpsert), 'Create or update contact');
+			console.log(`examples: crm-upsert: first run ${first.map((c) => c._upsert.action).join('/')}, second run ${again.map((c) => c._upsert.action).join('/')}`);
+			expect(again.map((contact) => contact.id)).toEqual(first.map((contact) => contact.id));
+			expect(again.every((contact) => contact._upsert.action === 'unchanged')).toBe(true);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
 	const example = (id) => demo.examples.find((workflow) => workflow.id === id);
 	const toolNodes = (workflow) => workflow.nodes.filter((n) => n.type === OMNICHANNEL_TOOL_TYPE);
 	const toolName = (nodeName) => nodeName.replace(/ /g, '_');

@@ -161,7 +161,7 @@ describe('the run seed survives n8n\'s Retry (runSeed)', () => {
 
 describe('the ledger lock (databaseLock)', () => {
 	const TIMING = { staleMs: 2_000, confirmStaleMs: 300, renewMs: 100, giveUpMs: 30_000 };
-	const lockModule = () => fresh('../../nodes/OmnichannelTrigger/databaseLock');
+	const lockModule = () => fresh('../../nodes/shared/databaseLock');
 
 	/** Helpers whose calls take `ms` longer: a busy database seen from one process. */
 	const slowed = (helpers, ms) => ({

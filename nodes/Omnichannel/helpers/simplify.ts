@@ -35,6 +35,13 @@ export function simplifyProperty(record: SimplifiedRecord): INodeProperties[] {
 }
 
 /**
+ * What Contact > Create or Update reports beside the contact (action and
+ * changed fields). Simplify keeps it: it is the operation's answer, not a
+ * field of the record.
+ */
+export const UPSERT_FIELD = '_upsert';
+
+/**
  * The item's call, with its records reduced to the simplified fields when the
  * item's Simplify is on. Operations without Simplify read it as off.
  */
@@ -45,7 +52,7 @@ export function applySimplify(
 	call: OperationCall,
 ): OperationCall {
 	if (!record || context.getNodeParameter('simplify', itemIndex, false) !== true) return call;
-	const fields = SIMPLIFIED_FIELDS[record];
+	const fields = [...SIMPLIFIED_FIELDS[record], UPSERT_FIELD];
 	return async () => {
 		const result = await call();
 		return Array.isArray(result) ? result.map((one) => pickFields(one, fields)) : pickFields(result, fields);

@@ -14,14 +14,16 @@ import './environment.cjs';
 
 import { CredentialsHelper } from './credentials.cjs';
 import type { Credentials } from './credentials.cjs';
+import { ProcessedDataTable } from './processed-data.cjs';
 
 import { existsSync } from 'fs';
 import { join } from 'path';
 
 import { Container } from '@n8n/di';
-import { ErrorReporter, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { DataDeduplicationService, ErrorReporter, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import { Workflow } from 'n8n-workflow';
 import type {
+	ICheckProcessedOptions,
 	IConnections,
 	ICredentialType,
 	IDataObject,
@@ -62,6 +64,23 @@ const nodeTypes: INodeTypes = {
 };
 
 export type { Credentials };
+
+/**
+ * n8n's de-duplication store (`this.helpers.checkProcessedAndRecord` and the
+ * rest), with the races of n8n's own: the node's database lock runs on it.
+ */
+export const processedData = new ProcessedDataTable();
+type Scope = 'node' | 'workflow';
+interface DeduplicationContext {
+	workflow: { id: string };
+	node?: { id: string };
+}
+const rowsOf = (context: DeduplicationContext) => processedData.helpers(context.workflow.id, context.node?.id ?? '');
+void DataDeduplicationService.init({
+	checkProcessedAndRecord: async (items: string[], scope: Scope, context: DeduplicationContext, options: ICheckProcessedOptions) =>
+		await rowsOf(context).checkProcessedAndRecord(items, scope, options),
+	clearAllProcessedItems: async (scope: Scope, context: DeduplicationContext) => await rowsOf(context).clearAllProcessedItems(scope),
+} as unknown as Parameters<typeof DataDeduplicationService.init>[0]);
 
 /** Secrets handed to the node; no output or error may ever contain one. */
 const secrets = new Set<string>();

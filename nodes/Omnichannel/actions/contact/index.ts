@@ -4,13 +4,14 @@ import type { SimplifiedRecord } from '../../../shared/simplifiedRecords';
 import type { OperationModule } from '../../helpers/operation';
 
 import * as create from './create.operation';
+import * as createOrUpdate from './createOrUpdate.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as merge from './merge.operation';
 import * as update from './update.operation';
 
 /** The resource's operations by their value: the router dispatches from here. */
-export const operations: Record<string, OperationModule> = { create, get, getAll, merge, update };
+export const operations: Record<string, OperationModule> = { create, createOrUpdate, get, getAll, merge, update };
 
 /** The record every operation of this resource outputs, which Simplify narrows. */
 export const simplifiedRecord: SimplifiedRecord = 'contact';
@@ -28,6 +29,12 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description: 'Create a new contact (customer) in the workspace',
 				action: 'Create a contact',
+			},
+			{
+				name: 'Create or Update',
+				value: 'createOrUpdate',
+				description: 'Create a new contact, or update the one with the same email or phone',
+				action: 'Create or update a contact',
 			},
 			{
 				name: 'Get',
@@ -57,6 +64,7 @@ export const description: INodeProperties[] = [
 		default: 'create',
 	},
 	...create.description,
+	...createOrUpdate.description,
 	...get.description,
 	...getAll.description,
 	...update.description,

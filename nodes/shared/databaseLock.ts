@@ -2,10 +2,11 @@ import { sleep } from 'n8n-workflow';
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
 /**
- * The cross-process lock around the event ledger, kept in n8n's database: the
- * workflow-scope row of n8n's de-duplication store, in mode
- * "latestIncrementalKey", holding one number, the holder's stamp: when it last
- * proved it is alive (ms × 1000 plus a random part, so no two stamps match).
+ * A cross-process lock kept in n8n's database: one row of n8n's
+ * de-duplication store (the workflow's row for the trigger's event ledger, an
+ * action node's own row for its creates), in mode "latestIncrementalKey",
+ * holding one number, the holder's stamp: when it last proved it is alive
+ * (ms × 1000 plus a random part, so no two stamps match).
  *
  * n8n's helpers offer one atomic step only: creating a row (the database
  * refuses a second). Every other call reads the row, compares in JavaScript
@@ -50,12 +51,32 @@ export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000,
 
 const LOCK: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 
+/** Which row holds the lock, and what its log lines say. */
+export interface LockPlace {
+	scope: 'workflow' | 'node';
+	/** The node named in the log lines. */
+	owner: string;
+	/** What happens when the lock cannot be had, for the log. */
+	withoutLock: string;
+}
+
+/** The trigger's event ledger: the workflow's row, shared by every node of the workflow. */
+export const WORKFLOW_LOCK: LockPlace = {
+	scope: 'workflow',
+	owner: 'Omnichannel Trigger',
+	withoutLock: 'this event is checked without it',
+};
+
+const duration = (ms: number): string =>
+	ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${Math.round(ms / 1000)} s`;
+
 const stampAt = (ms: number): number => ms * 1000 + Math.floor(Math.random() * 1000);
 
 /** A row of the workflow scope holds another mode: a Remove Duplicates node with scope "Workflow". */
 const isIncompatibleMode = (error: unknown): boolean =>
 	error instanceof Error && /incompatible setting/i.test(error.message);
 
+/** Only the workflow's row can hold another node's values: a node's own row is written by that node alone. */
 const INCOMPATIBLE_ROW_WARNING =
 	'Omnichannel Trigger: the workflow-wide de-duplication data holds values of another node (a Remove Duplicates node with scope "Workflow"?); events are checked without the cross-process lock. Use scope "Node" in that node.';
 
@@ -67,10 +88,10 @@ export interface HeldLock {
 
 type Attempt = 'acquired' | 'taken' | 'stale' | 'incompatible';
 
-async function attempt(helpers: LockHelpers, timing: LockTiming): Promise<Attempt> {
+async function attempt(helpers: LockHelpers, timing: LockTiming, place: LockPlace): Promise<Attempt> {
 	const olderThanLive = stampAt(Date.now() - timing.staleMs) - 1000;
 	try {
-		const { new: fresh } = await helpers.checkProcessedAndRecord([0, olderThanLive], 'workflow', LOCK);
+		const { new: fresh } = await helpers.checkProcessedAndRecord([0, olderThanLive], place.scope, LOCK);
 		if (fresh.length === 2) return 'acquired';
 		return fresh.length === 1 ? 'stale' : 'taken';
 	} catch (error) {
@@ -85,12 +106,17 @@ async function attempt(helpers: LockHelpers, timing: LockTiming): Promise<Attemp
  * without it: the row belongs to another node, or the lock stayed taken for
  * giveUpMs.
  */
-export async function acquireLock(helpers: LockHelpers, log: LockLog, timing: LockTiming = LOCK_TIMING): Promise<HeldLock | undefined> {
+export async function acquireLock(
+	helpers: LockHelpers,
+	log: LockLog,
+	timing: LockTiming = LOCK_TIMING,
+	place: LockPlace = WORKFLOW_LOCK,
+): Promise<HeldLock | undefined> {
 	const started = Date.now();
 	let staleSince: number | undefined;
 	for (;;) {
-		const result = await attempt(helpers, timing);
-		if (result === 'acquired') return await holdLock(helpers, log, timing);
+		const result = await attempt(helpers, timing, place);
+		if (result === 'acquired') return await holdLock(helpers, log, timing, place);
 		if (result === 'incompatible') {
 			log.warn(INCOMPATIBLE_ROW_WARNING);
 			return undefined;
@@ -98,8 +124,8 @@ export async function acquireLock(helpers: LockHelpers, log: LockLog, timing: Lo
 		if (result === 'stale') {
 			staleSince ??= Date.now();
 			if (Date.now() - staleSince >= timing.confirmStaleMs) {
-				log.warn('Omnichannel Trigger: took over a de-duplication lock whose holder stopped renewing it (an n8n process that died while holding it).');
-				await helpers.clearAllProcessedItems('workflow', LOCK);
+				log.warn(`${place.owner}: took over a de-duplication lock whose holder stopped renewing it (an n8n process that died while holding it).`);
+				await helpers.clearAllProcessedItems(place.scope, LOCK);
 				staleSince = undefined;
 				continue;
 			}
@@ -107,7 +133,7 @@ export async function acquireLock(helpers: LockHelpers, log: LockLog, timing: Lo
 			staleSince = undefined;
 		}
 		if (Date.now() - started > timing.giveUpMs) {
-			log.warn('Omnichannel Trigger: the de-duplication lock stayed taken for 2 minutes; this event is checked without it.');
+			log.warn(`${place.owner}: the de-duplication lock stayed taken for ${duration(timing.giveUpMs)}; ${place.withoutLock}.`);
 			return undefined;
 		}
 		await sleep(5 + Math.floor(Math.random() * 20));
@@ -115,7 +141,7 @@ export async function acquireLock(helpers: LockHelpers, log: LockLog, timing: Lo
 }
 
 /** Stamps the new lock at once, then renews it until released. */
-async function holdLock(helpers: LockHelpers, log: LockLog, timing: LockTiming): Promise<HeldLock> {
+async function holdLock(helpers: LockHelpers, log: LockLog, timing: LockTiming, place: LockPlace): Promise<HeldLock> {
 	let stamp = 0;
 	let stampedAt = Date.now();
 	let held = true;
@@ -126,12 +152,12 @@ async function holdLock(helpers: LockHelpers, log: LockLog, timing: LockTiming):
 	const renewStamp = async (): Promise<void> => {
 		const next = stampAt(Date.now());
 		try {
-			const { new: fresh } = await helpers.checkProcessedAndRecord([next], 'workflow', LOCK);
+			const { new: fresh } = await helpers.checkProcessedAndRecord([next], place.scope, LOCK);
 			// A stamp newer than ours: another process took the lock over.
 			if (fresh.length === 0 || overdue()) held = false;
 			else [stamp, stampedAt] = [next, Date.now()];
 		} catch (error) {
-			log.warn(`Omnichannel Trigger: could not renew the de-duplication lock: ${(error as Error).message}`);
+			log.warn(`${place.owner}: could not renew the de-duplication lock: ${(error as Error).message}`);
 		}
 		if (overdue()) held = false;
 	};
@@ -157,11 +183,11 @@ async function holdLock(helpers: LockHelpers, log: LockLog, timing: LockTiming):
 			if (!held || overdue()) return;
 			try {
 				// Still ours while the row holds our stamp: one more is then new.
-				const { new: fresh } = await helpers.checkProcessedAndRecord([stamp + 1], 'workflow', LOCK);
-				if (fresh.length === 1) await helpers.clearAllProcessedItems('workflow', LOCK);
+				const { new: fresh } = await helpers.checkProcessedAndRecord([stamp + 1], place.scope, LOCK);
+				if (fresh.length === 1) await helpers.clearAllProcessedItems(place.scope, LOCK);
 			} catch (error) {
 				// The verdicts stand: a lock left behind is taken over once stale.
-				log.warn(`Omnichannel Trigger: could not release the de-duplication lock: ${(error as Error).message}`);
+				log.warn(`${place.owner}: could not release the de-duplication lock: ${(error as Error).message}`);
 			}
 		},
 	};

@@ -1,0 +1,101 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The rules that decide whether a contact of the API is the person of a row
+ * (Contact > Create or Update). The API's search narrows the contacts down
+ * (docs/api-assumptions.md, "Contact search"); these rules then compare
+ * exactly.
+ */
+
+export type MatchBy = 'email' | 'phone' | 'emailThenPhone';
+
+export const MATCH_BY: readonly MatchBy[] = ['email', 'phone', 'emailThenPhone'];
+
+/** An email address as compared: trimmed, lower-cased. */
+export const emailKey = (email: string): string => email.trim().toLowerCase();
+
+/**
+ * Something@something.something with no spaces: enough to catch a column
+ * mapped by mistake (a name, a phone) without refusing real addresses.
+ */
+export const looksLikeEmail = (email: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim());
+
+/**
+ * A phone number as compared: its digits, in international form where the
+ * writing says so.
+ * - a leading `+` or `00`: international; a `(0)` after the country code
+ *   (`+49 (0)30 …`) is the trunk prefix written out and is dropped;
+ * - a leading single `0` with a default country calling code: national, the
+ *   `0` is replaced by the code (`(030) 1234567` with 49 is `49301234567`);
+ * - anything else: the digits as written.
+ * Undefined when there is no digit.
+ */
+export function phoneKey(phone: string, defaultCountryCode = ''): string | undefined {
+	let text = phone.trim();
+	const international = text.startsWith('+') || /^\D*00/.test(text);
+	if (international) text = text.replace(/\(\s*0\s*\)/, '');
+	let digits = text.replace(/\D/g, '');
+	if (digits === '') return undefined;
+	if (international) return digits.startsWith('00') && !text.startsWith('+') ? digits.slice(2) : digits;
+	if (defaultCountryCode !== '' && /^0[1-9]/.test(digits)) digits = defaultCountryCode + digits.slice(1);
+	return digits;
+}
+
+/**
+ * The text the API's phone search gets: the number without its first three
+ * digits (a country code has one to three), which every writing of the same
+ * number contains once the API drops non-digits; the whole number when short.
+ */
+export const phoneSearchText = (key: string): string => (key.length > 6 ? key.slice(3) : key);
+
+/** The values a row is matched by, already compared forms. */
+export interface RowKeys {
+	email?: string;
+	phone?: string;
+}
+
+/** Names of a row's keys, to group rows of one person and to lock per person. */
+export function keyNames(keys: RowKeys): string[] {
+	const names: string[] = [];
+	if (keys.email !== undefined) names.push(`email:${keys.email}`);
+	if (keys.phone !== undefined) names.push(`phone:${keys.phone}`);
+	return names;
+}
+
+/** Contacts whose email is the row's, compared trimmed and case-insensitive. */
+export const sameEmail = (email: string) => (contact: IDataObject) =>
+	typeof contact.email === 'string' && contact.email.trim() !== '' && emailKey(contact.email) === email;
+
+/**
+ * Contacts whose phone is the row's under phoneKey. With `rowHasEmail`
+ * (Email Then Phone, no contact had the email), a contact holding another
+ * email is another person who shares the number (a switchboard) and is left.
+ */
+export const samePhone = (phone: string, defaultCountryCode: string, rowHasEmail: boolean) => (contact: IDataObject) =>
+	typeof contact.phone === 'string' &&
+	phoneKey(contact.phone, defaultCountryCode) === phone &&
+	!(rowHasEmail && typeof contact.email === 'string' && contact.email.trim() !== '');
+
+/** The most recently updated first; ties by id, so the choice never varies. */
+export function newestFirst(contacts: IDataObject[]): IDataObject[] {
+	const time = (contact: IDataObject) => Date.parse(String(contact.updated_at ?? '')) || 0;
+	return [...contacts].sort((a, b) => time(b) - time(a) || String(b.id).localeCompare(String(a.id)));
+}
+
+/**
+ * The fields of `body` whose value differs from the contact's. An email or
+ * phone that is the same under the match rules (case, spaces, `+49` or `0`)
+ * is no change: the stored writing stays.
+ */
+export function changedFields(contact: IDataObject, body: IDataObject, defaultCountryCode: string): string[] {
+	return Object.keys(body).filter((field) => {
+		const wanted = String(body[field]);
+		const current = contact[field] === undefined || contact[field] === null ? '' : String(contact[field]);
+		if (field === 'email' && wanted.trim() !== '' && current.trim() !== '') return emailKey(wanted) !== emailKey(current);
+		if (field === 'phone' && wanted.trim() !== '' && current.trim() !== '') {
+			const key = phoneKey(wanted, defaultCountryCode);
+			return key === undefined || key !== phoneKey(current, defaultCountryCode);
+		}
+		return wanted !== current;
+	});
+}

@@ -1,0 +1,165 @@
+'use strict';
+// Contact > Create or Update in a real n8n (one process, SQLite): a CRM sync
+// posts its rows to a production webhook; Split Out; Create or Update
+// (Email Then Phone, default country code 49). Counted in the sandbox:
+// - 1,000 rows, 200 of them people of the same run again in other writings:
+//   one contact per person;
+// - two executions with the same people started at the same moment: one
+//   contact per person;
+// - n8n's Retry On Fail under injected 5xx on writes (half of them after the
+//   API created the contact), and n8n's Retry of a failed execution: nothing
+//   created twice.
+// The queue-mode counterpart is test/queue-mode/create-or-update.n8n.test.js.
+const crypto = require('crypto');
+
+const { waitFor, workflows: w } = require('../../harness');
+const { crmRows, countPeople, upsertParameters } = require('../../harness/crmRows');
+const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
+
+const TEST_TIMEOUT_MS = 8 * 60 * 1000;
+const IDS = { sync: 'crmUpsertSync001', retryOnFail: 'crmUpsertRetry01', failing: 'crmUpsertFails01' };
+
+const newTag = () => `u${crypto.randomBytes(4).toString('hex')}`;
+
+describe('Contact > Create or Update in n8n: once per person', () => {
+	let ctx;
+	const started = Date.now();
+	const summary = {};
+
+	const webhookStart = (path, responseMode) =>
+		w.node(
+			'Rows',
+			'n8n-nodes-base.webhook',
+			{ httpMethod: 'POST', path, responseMode, ...(responseMode === 'lastNode' && { responseData: 'allEntries' }), options: {} },
+			{ typeVersion: 2, webhookId: crypto.randomUUID() },
+		);
+	const splitRows = () => w.node('Each row', 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'body.rows', include: 'noOtherFields', options: {} });
+	const syncWorkflow = (id, path, responseMode, upsert, settings = {}) =>
+		w.workflow({
+			id,
+			name: `CRM upsert ${path}`,
+			nodes: [webhookStart(path, responseMode), splitRows(), w.omnichannelNode('Create or update', ctx.credential, upsert, settings)],
+			connections: w.chain('Rows', 'Each row', 'Create or update'),
+		});
+
+	async function post(path, rows) {
+		const response = await fetch(`${ctx.n8n.baseUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ rows }),
+		});
+		const text = await response.text();
+		if (response.status !== 200) throw new Error(`/webhook/${path} answered ${response.status}: ${text.slice(0, 300)}`);
+		return JSON.parse(text);
+	}
+
+	const actions = (outputs) => outputs.reduce((counts, json) => ({ ...counts, [json._upsert.action]: (counts[json._upsert.action] ?? 0) + 1 }), {});
+	const peopleOf = async (tag) => countPeople(await ctx.client.listAll('/contacts', { search: tag }), tag);
+
+	beforeAll(async () => {
+		ctx = await openContext({ sandbox: { seed: 'empty' } });
+		await ctx.n8n.importCredentials([ctx.credential]);
+		await ctx.n8n.importWorkflows([
+			syncWorkflow(IDS.sync, 'crm-sync', 'lastNode', upsertParameters()),
+			syncWorkflow(IDS.retryOnFail, 'crm-retry-on-fail', 'lastNode', upsertParameters(), { retryOnFail: true, maxTries: 5, waitBetweenTries: 0 }),
+			// The name of a new person comes from a column the first version of the workflow gets wrong.
+			syncWorkflow(IDS.failing, 'crm-failing', 'onReceived', upsertParameters({ name: '={{ $json.fullName ?? "" }}' })),
+		]);
+		await ctx.n8n.start();
+		await ctx.n8n.setupOwnerAndApiKey();
+		for (const id of Object.values(IDS)) await ctx.n8n.publishWorkflow(id);
+		await waitFor(async () => await post('crm-sync', []).then(() => true).catch(() => undefined), { what: 'the published webhooks', timeoutMs: 60_000, intervalMs: 1000 });
+	}, SETUP_TIMEOUT_MS);
+
+	afterAll(async () => {
+		await ctx?.client.control('DELETE', '/faults').catch(() => undefined);
+		await ctx?.close();
+		console.log(JSON.stringify({ suite: 'create-or-update (regular mode)', ...summary, seconds: Math.round((Date.now() - started) / 1000) }));
+	});
+
+	test(
+		'1,000 rows, 200 of them the same people again in other writings: 800 contacts, one per person',
+		async () => {
+			const tag = newTag();
+			const rows = crmRows({ people: 800, repeats: 200, tag, area: 30 });
+			const outputs = await post('crm-sync', rows);
+			const counts = await peopleOf(tag);
+			summary.oneRun = { rows: rows.length, ...counts, actions: actions(outputs) };
+			console.log(`create-or-update: one run of ${rows.length} rows: ${JSON.stringify(summary.oneRun)}`);
+			expect(outputs).toHaveLength(1000);
+			expect(counts).toEqual({ contacts: 800, people: 800, duplicates: 0 });
+			expect(actions(outputs).created).toBe(800);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'two executions with the same people, started at the same moment: one contact per person',
+		async () => {
+			const tag = newTag();
+			// The same 400 people in both runs, in the same order: both reach each person at about the same moment (other writings in the second).
+			const first = crmRows({ people: 400, repeats: 40, tag, area: 40 });
+			const second = crmRows({ people: 400, repeats: 40, tag, area: 40 }).map((row, index) =>
+				index % 2 ? { ...row, email: row.email?.toUpperCase() } : row,
+			);
+			const [a, b] = await Promise.all([post('crm-sync', first), post('crm-sync', second)]);
+			const counts = await peopleOf(tag);
+			summary.twoRuns = { rows: first.length + second.length, ...counts, actions: actions([...a, ...b]) };
+			console.log(`create-or-update: two runs at once: ${JSON.stringify(summary.twoRuns)}`);
+			expect(counts).toEqual({ contacts: 400, people: 400, duplicates: 0 });
+			expect(actions([...a, ...b]).created).toBe(400);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		"Retry On Fail under injected 5xx on 20% of requests (writes fail before or after the API's change): one contact per person",
+		async () => {
+			const tag = newTag();
+			const rows = crmRows({ people: 100, repeats: 20, tag, area: 69 });
+			await ctx.client.control('PUT', '/faults', { error_rate: 0.2, error_status: 500 });
+			let outputs;
+			try {
+				outputs = await post('crm-retry-on-fail', rows);
+			} finally {
+				await ctx.client.control('DELETE', '/faults');
+			}
+			const counts = await peopleOf(tag);
+			summary.retryOnFail = { rows: rows.length, ...counts };
+			console.log(`create-or-update: Retry On Fail with 20% 5xx: ${JSON.stringify(summary.retryOnFail)}`);
+			expect(outputs).toHaveLength(rows.length);
+			expect(counts).toEqual({ contacts: 100, people: 100, duplicates: 0 });
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'Retry of a failed execution: the rows created before the failure are found, not created again',
+		async () => {
+			const tag = newTag();
+			const rows = crmRows({ people: 30, tag, area: 89 }).map((row, index) => ({ ...row, fullName: index === 20 ? '' : row.name }));
+			const before = (await ctx.n8n.listExecutions({ workflowId: IDS.failing })).length;
+			await fetch(`${ctx.n8n.baseUrl}/webhook/crm-failing`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) }).then((r) => r.text());
+			const executions = await ctx.n8n.api.waitForExecutions(IDS.failing, { count: before + 1, timeoutMs: 120_000 });
+			const failed = executions.sort((x, y) => Number(y.id) - Number(x.id))[0];
+			expect(failed.status).toBe('error');
+			const afterFailure = await peopleOf(tag);
+
+			// The user fixes the name column and retries with the saved workflow.
+			await ctx.n8n.api.saveNodes(IDS.failing, (nodes) =>
+				nodes.map((node) => (node.name === 'Create or update' ? { ...node, parameters: { ...node.parameters, name: '={{ $json.fullName || $json.name }}' } } : node)),
+			);
+			await ctx.n8n.api.retryExecution(failed.id, { loadWorkflow: true });
+			const all = await ctx.n8n.api.waitForExecutions(IDS.failing, { count: before + 2, timeoutMs: 120_000 });
+			const retried = all.sort((x, y) => Number(y.id) - Number(x.id))[0];
+			const counts = await peopleOf(tag);
+			summary.retryExecution = { rows: rows.length, afterFailure, afterRetry: counts, retryStatus: retried.status };
+			console.log(`create-or-update: Retry of a failed execution: ${JSON.stringify(summary.retryExecution)}`);
+			expect(afterFailure.duplicates).toBe(0);
+			expect(afterFailure.contacts).toBeLessThan(30);
+			expect(retried.status).toBe('success');
+			expect(counts).toEqual({ contacts: 30, people: 30, duplicates: 0 });
+		},
+		TEST_TIMEOUT_MS,
+	);
+});
