@@ -384,7 +384,7 @@ describe('examples/ in the demo environment', () => {
 		TEST_TIMEOUT_MS,
 	);
 	test(
-		'order number: the question, then the customer’s reply continues the run, which confirms with it; the reply starts no run of its own',
+		'order number: the question, then the customer’s reply continues the run, which confirms with it; the reply runs nothing downstream of its own',
 		async () => {
 			const { n8n } = demo;
 			const workflowId = EXAMPLE_IDS.orderNumber;
@@ -412,7 +412,15 @@ describe('examples/ in the demo environment', () => {
 				expect(confirmation.content).toBe('Thanks! We are looking into order A-1042 and will get back to you shortly.');
 				await sleep(QUIET_PERIOD_MS);
 				expect(await inConversation(question)).toHaveLength(1);
-				expect((await n8n.listExecutions({ workflowId })).map((e) => e.status)).toEqual(['success']);
+				// The reply's delivery starts one short execution that only records it (so a copy reaching
+				// another process later runs nothing): its trigger step passes nothing on.
+				const executions = await n8n.listExecutions({ workflowId });
+				expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
+				const recorded = await n8n.api.getExecution(executions[0].id);
+				const trigger = Object.values(recorded.data.resultData.runData)[0][0];
+				expect(Object.keys(recorded.data.resultData.runData)).toHaveLength(1);
+				expect(trigger.data.main[0]).toEqual([]);
+				expect(trigger.hints.map((hint) => hint.message)).toEqual([expect.stringMatching(/answered waiting execution \d+: nothing ran downstream here/)]);
 			} finally {
 				await n8n.unpublishWorkflow(workflowId).catch(() => {});
 				await n8n.publishWorkflow(EXAMPLE_IDS.autoReply);
