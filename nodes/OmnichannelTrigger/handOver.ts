@@ -16,8 +16,7 @@ import type { ChatWait, HandOver } from '../shared/chatWait';
  *   after the question, or resumed a moment ago by this reply's copy or
  *   another answer. Asked again, it becomes one of the others;
  * - `waitEnded`: no wait takes the reply any more (stopped, failed, crashed,
- *   deleted, finished, waiting elsewhere, expired) or the wait refused it: the
- *   message is a new turn;
+ *   deleted, expired) or the wait refused it: the message is a new turn;
  * - `unreachable`: no answer, or an error that tells nothing.
  */
 export type HandOverOutcome = 'taken' | 'notWaitingYet' | 'waitEnded' | 'unreachable';
@@ -34,7 +33,9 @@ const messageOf = (body: unknown): string => String((body as IDataObject | undef
  *   our node took the reply; `{resumed: false}` for any other reason: it
  *   refused it;
  * - 200 with n8n's "no action required" page: the execution finished, or
- *   waits at another node;
+ *   waits at another node. Taken: the page cannot tell a wait this reply
+ *   resumed (its hand-over answered late, then asked again) from one another
+ *   answer ended, and a reply handed over twice must not also start a run;
  * - 409 "… is running already.": running; any other 409 ("… has finished
  *   with error." for a stopped, failed or crashed execution; our node's page
  *   for a wait it no longer has): ended. The statuses alone cannot tell
@@ -50,7 +51,7 @@ export function handOverOutcome(statusCode: number, body: unknown): HandOverOutc
 		const answer = typeof body === 'object' && body !== null ? (body as IDataObject) : {};
 		if (answer.resumed === true) return 'taken';
 		if (answer.resumed === false && KEPT_REASON.test(String(answer.reason ?? ''))) return 'taken';
-		return 'waitEnded';
+		return typeof body === 'string' ? 'taken' : 'waitEnded';
 	}
 	if (statusCode === 409) return /is running already/.test(messageOf(body)) ? 'notWaitingYet' : 'waitEnded';
 	if (statusCode >= 400 && statusCode < 500) return 'waitEnded';

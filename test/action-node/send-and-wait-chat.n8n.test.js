@@ -335,17 +335,6 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 	test.each([
 		['stopped in n8n', async (executionId) => await ctx.n8n.api.rest('POST', `/executions/${executionId}/stop`)],
 		['deleted', async (executionId) => await ctx.n8n.api.publicApi('DELETE', `/executions/${executionId}`)],
-		[
-			'finished after a link answer',
-			async (executionId, question, conversation) => {
-				await visit(linksOf(question.content)[0].url, { method: 'POST' });
-				await waitForMessage(conversation.id, AFTER);
-				await waitFor(async () => (await ctx.n8n.api.getExecution(executionId, { includeData: false })).finished || undefined, {
-					what: `execution ${executionId} to finish`,
-					timeoutMs: 30_000,
-				});
-			},
-		],
 	])(
 		'a wait %s takes no reply: the next message starts the workflow as usual',
 		async (way, end) => {
