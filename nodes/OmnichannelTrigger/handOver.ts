@@ -21,9 +21,6 @@ import type { ChatWait, HandOver } from '../shared/chatWait';
  */
 export type HandOverOutcome = 'taken' | 'notWaitingYet' | 'waitEnded' | 'unreachable';
 
-/** n8n's "no action required" page: read with the question's age (handOver). */
-type PageOrOutcome = HandOverOutcome | 'finishedPage';
-
 /** The reason texts of the waiting node's own "resumed: false" answers that mean it kept the reply (sendAndWait/chat.ts). */
 const KEPT_REASON = /^neither word/;
 
@@ -35,9 +32,10 @@ const messageOf = (body: unknown): string => String((body as IDataObject | undef
  * - 200 `{resumed: true}`, or `{resumed: false}` with a reminder's reason:
  *   our node took the reply; `{resumed: false}` for any other reason: it
  *   refused it;
- * - 200 with n8n's "no action required" page: the execution finished, waits
- *   at another node, or (in queue mode, where n8n saves no progress) has not
- *   saved its wait yet: handOver reads it with the question's age;
+ * - 200 with n8n's "no action required" page: the execution finished, or
+ *   waits at another node. Taken: the page cannot tell a wait this reply
+ *   resumed (its hand-over answered late, then asked again) from one another
+ *   answer ended, and a reply handed over twice must not also start a run;
  * - 409 "… is running already.": running; any other 409 ("… has finished
  *   with error." for a stopped, failed or crashed execution; our node's page
  *   for a wait it no longer has): ended. The statuses alone cannot tell
@@ -48,12 +46,12 @@ const messageOf = (body: unknown): string => String((body as IDataObject | undef
  *   lost to another answer at the same moment, which n8n reports as a 500):
  *   asked again later, it becomes one of the others.
  */
-export function handOverOutcome(statusCode: number, body: unknown): PageOrOutcome {
+export function handOverOutcome(statusCode: number, body: unknown): HandOverOutcome {
 	if (statusCode >= 200 && statusCode < 300) {
 		const answer = typeof body === 'object' && body !== null ? (body as IDataObject) : {};
 		if (answer.resumed === true) return 'taken';
 		if (answer.resumed === false && KEPT_REASON.test(String(answer.reason ?? ''))) return 'taken';
-		return typeof body === 'string' ? 'finishedPage' : 'waitEnded';
+		return typeof body === 'string' ? 'taken' : 'waitEnded';
 	}
 	if (statusCode === 409) return /is running already/.test(messageOf(body)) ? 'notWaitingYet' : 'waitEnded';
 	if (statusCode >= 400 && statusCode < 500) return 'waitEnded';
@@ -66,7 +64,7 @@ function n8nOrigin(context: IWebhookFunctions): string {
 }
 
 /** One call of the waiting execution's resume URL, ending by the delivery's deadline. */
-async function callWaitingExecution(context: IWebhookFunctions, url: string, body: string, signature: string, deadline: number): Promise<PageOrOutcome> {
+async function callWaitingExecution(context: IWebhookFunctions, url: string, body: string, signature: string, deadline: number): Promise<HandOverOutcome> {
 	const response = (await context.helpers.httpRequest({
 		method: 'POST',
 		url,
@@ -88,40 +86,19 @@ async function callWaitingExecution(context: IWebhookFunctions, url: string, bod
 
 /** Pause between calls while the execution is running; a call after `deadline` is not made. */
 const RETRY_PAUSE_MS = 100;
-/** How long after its question an execution may still be saving its wait. */
-const ARMING_MS = 30_000;
-
-/**
- * n8n's page while the question is young: the wait is not saved yet, ask
- * again. Later: the execution finished, and the page cannot tell whether
- * this reply's own earlier hand-over (answered late, then delivered again)
- * or another answer ended it; a reply must never both resume a wait and
- * start a run, so it is taken.
- */
-function readPage(outcome: PageOrOutcome, askedAt: number | undefined): HandOverOutcome {
-	if (outcome !== 'finishedPage') return outcome;
-	return askedAt !== undefined && Date.now() - askedAt < ARMING_MS ? 'notWaitingYet' : 'taken';
-}
 
 /**
  * Hands the reply over, asking again while the execution is running (it is
- * most often still starting its wait just after the question, `askedAt`),
- * until the delivery's deadline.
+ * most often still starting its wait just after the question), until the
+ * delivery's deadline.
  */
-export async function handOver(
-	context: IWebhookFunctions,
-	key: Buffer,
-	wait: ChatWait,
-	handOverBody: HandOver,
-	deadline: number,
-	askedAt?: number,
-): Promise<HandOverOutcome> {
+export async function handOver(context: IWebhookFunctions, key: Buffer, wait: ChatWait, handOverBody: HandOver, deadline: number): Promise<HandOverOutcome> {
 	const body = JSON.stringify(handOverBody);
 	const url = chatResumeUrl(n8nOrigin(context), wait);
 	for (;;) {
 		let outcome: HandOverOutcome;
 		try {
-			outcome = readPage(await callWaitingExecution(context, url, body, signHandOver(key, body), deadline), askedAt);
+			outcome = await callWaitingExecution(context, url, body, signHandOver(key, body), deadline);
 		} catch (error) {
 			context.logger.warn(`Omnichannel Trigger "${context.getNode().name}" could not reach n8n to hand over a chat reply: ${(error as Error).message}`);
 			return 'unreachable';

@@ -196,9 +196,7 @@ export async function routeChatReply(context: IWebhookFunctions, event: ServiceE
 	if (!Array.isArray(messages)) return messages;
 	const answer = answeredWait(key, workflowTag(context.getWorkflow().id), event, messages, Date.now());
 	if (!answer) return AS_USUAL;
-	const question = messages.find((one) => String(one.id) === answer.handOver.questionId);
-	const askedAt = question ? timeOf(question) : undefined;
-	const route = routeOf(await handOver(context, key, answer.wait, answer.handOver, deadline, askedAt), answer.wait, event, Date.now());
+	const route = routeOf(await handOver(context, key, answer.wait, answer.handOver, deadline), answer.wait, event, Date.now());
 	if (route.route === 'taken') handedOver.set(routed, route.execution);
 	return route;
 }

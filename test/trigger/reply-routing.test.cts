@@ -181,8 +181,8 @@ describe('what the resume URL answered (handOverOutcome)', () => {
 		[200, { resumed: false, reason: 'neither word; no reminders left' }, 'taken'],
 		[200, { resumed: false, reason: 'not a hand-over of this wait' }, 'waitEnded'],
 		[200, { resumed: false, reason: 'replies to another question' }, 'waitEnded'],
-		// n8n's page: finished, waiting at another node, or not saved as waiting yet; handOver reads it with the question's age.
-		[200, '<html>No action required</html>', 'finishedPage'],
+		// n8n's page for a finished execution, or one waiting at another node: maybe this reply's own earlier hand-over finished it.
+		[200, '<html>No action required</html>', 'taken'],
 		[409, { code: 409, message: 'The execution "12" is running already.' }, 'notWaitingYet'],
 		// Stopped, failed or crashed.
 		[409, { code: 409, message: 'The execution "12" has finished with error.' }, 'waitEnded'],
