@@ -57,13 +57,15 @@ flock 8
 #   @langchain/core 1.1.x, but their langgraph accepts any checkpoint 1.x, and
 #   the newest needs a newer core (n8n start then fails to load: "Command
 #   start not found").
-# n8n 2.41.3 (the newest 2.41.x on the mirror) does not install: 21 of the
-# n8n packages it pins (n8n-core 2.41.2, @n8n/agents 0.26.2, ...) are missing
-# from the mirror, and pinning them all back would test 2.41.1's engine under
-# another name.
+# - 2.41.3 (the newest 2.41.x on the mirror) pins 21 n8n packages the mirror
+#   lacks (n8n-core 2.41.2, @n8n/agents 0.26.2, ...); each is replaced by the
+#   nearest published version, the previous patch of its line, which is the
+#   version n8n 2.41.1 pins. What stays 2.41.3's own: the n8n package (server,
+#   CLI), @n8n/db 1.41.2 and n8n-nodes-base 2.41.2.
 #
 # pattern  before      overrides
 INSTALL_TABLE='
+2.41.3     2026-09-28  {"@n8n/agents": "0.26.1", "@n8n/ai-node-sdk": "0.31.1", "@n8n/ai-utilities": "0.34.1", "@n8n/ai-workflow-builder": "1.41.1", "@n8n/api-types": "1.41.0", "@n8n/backend-common": "1.41.1", "@n8n/backend-network": "1.15.1", "@n8n/blob-storage": "1.9.1", "@n8n/chat-hub": "1.34.0", "@n8n/client-oauth2": "1.23.1", "@n8n/config": "2.39.0", "@n8n/decorators": "1.41.0", "@n8n/engine": "0.21.0", "@n8n/instance-ai": "1.26.1", "@n8n/mcp-apps": "0.18.0", "@n8n/n8n-nodes-langchain": "2.41.1", "@n8n/node-engine-compatibility": "0.9.1", "@n8n/task-runner": "2.41.1", "@n8n/telemetry": "1.9.0", "n8n-core": "2.41.1", "n8n-editor-ui": "2.41.0"}
 2.41.*     2026-09-27  {}
 2.40.*     2026-09-27  {"linkedom": "0.18.13"}
 *          2026-09-27  {"linkedom": "0.18.13", "xlsx": "npm:@e965/xlsx@0.20.3", "@langchain/langgraph-checkpoint": "1.0.0"}
