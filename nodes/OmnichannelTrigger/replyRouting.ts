@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { answerOf, isFromParty, openCarrier, workflowTag } from '../shared/chatWait';
+import { isFromParty, openCarrier, settlesWait, workflowTag } from '../shared/chatWait';
 import type { ChatWait, HandOver } from '../shared/chatWait';
 import { BoundedMap } from '../shared/boundedMap';
 import { readRecentMessages, timeOf } from '../shared/conversation';
@@ -68,8 +68,7 @@ export function answeredWait(key: Buffer, workflow: string, event: ServiceEvent,
 		.reverse()
 		.sort((a, b) => timeOf(a) - timeOf(b));
 	const replies = [...earlier, message];
-	// A free reply is settled by the first; an approval by the first that is one of the words.
-	const settledBy = wait.approve ? replies.findIndex((one) => answerOf(wait, one.content)) : 0;
+	const settledBy = replies.findIndex((one) => settlesWait(wait, one));
 	if (settledBy >= 0 && settledBy < replies.length - 1) return undefined;
 	return { wait, handOver: { questionId: String(question.id), eventId: event.id, replies } };
 }

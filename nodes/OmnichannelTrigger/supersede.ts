@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { answerOf, isFromParty, openCarrier } from '../shared/chatWait';
+import { openCarrier, settlesWait } from '../shared/chatWait';
 import type { ChatWait } from '../shared/chatWait';
 import { newerFirst, timeOf } from '../shared/conversation';
 import type { ServiceEvent } from './delivery';
@@ -21,13 +21,7 @@ import type { HandOverOutcome } from './handOver';
 
 /** Whether a reply after `question` (and before `until`) settled its wait, as routing would have decided. */
 function settled(wait: ChatWait, question: IDataObject, until: IDataObject, messages: IDataObject[]): boolean {
-	return messages.some(
-		(one) =>
-			newerFirst(one, question) < 0 &&
-			newerFirst(one, until) > 0 &&
-			isFromParty(one, wait.party) &&
-			(!wait.approve || answerOf(wait, one.content) !== undefined),
-	);
+	return messages.some((one) => newerFirst(one, question) < 0 && newerFirst(one, until) > 0 && settlesWait(wait, one));
 }
 
 interface OpenWait {

@@ -184,6 +184,11 @@ export function isFromParty(message: IDataObject, party: ReplyParty): boolean {
 	return party === 'customer' ? author === 'customer' : party === 'agent' ? author === 'person' : author === 'customer' || author === 'person';
 }
 
+/** Whether a reply settles the wait: a free reply is settled by the first, an approval by the first that is one of the words. */
+export function settlesWait(wait: ChatWait, message: IDataObject): boolean {
+	return isFromParty(message, wait.party) && (!wait.approve || answerOf(wait, message.content) !== undefined);
+}
+
 /** The signature of a hand-over body (hex HMAC), checked by the waiting node. */
 export function signHandOver(key: Buffer, body: string): string {
 	return createHmac('sha256', key).update(body).digest('hex');
