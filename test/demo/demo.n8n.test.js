@@ -64,6 +64,7 @@ describe('the demo command', () => {
 			expect(active).toEqual({
 				[EXAMPLE_IDS.autoReply]: true,
 				[EXAMPLE_IDS.crmSync]: false,
+				[EXAMPLE_IDS.crmUpsert]: false,
 				[EXAMPLE_IDS.dailyReport]: false,
 				[EXAMPLE_IDS.aiSupportAgent]: false,
 				[EXAMPLE_IDS.mcpServer]: true,
