@@ -17,7 +17,7 @@ const { visit, linksOf } = require('./send-and-wait-support');
 const TEST_TIMEOUT_MS = 5 * 60 * 1000;
 /** Time for anything that should not happen (a second run, a second resume) to show up. */
 const QUIET_PERIOD_MS = 3000;
-const SAME_MOMENT_RUNS = Number(process.env.CHAT_SAME_MOMENT_RUNS ?? 100);
+const SAME_MOMENT_RUNS = Number(process.env.CHAT_SAME_MOMENT_RUNS ?? 30);
 /** Conversations started at once in the same-moment test. */
 const SAME_MOMENT_BATCH = 10;
 
