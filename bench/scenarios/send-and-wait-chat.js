@@ -40,6 +40,9 @@
 // Redis, deliveries and resume calls on the webhook process, the executions
 // on 2 workers).
 //
+// The sandbox answers every API request after BENCH_CHAT_LATENCY_MS (100 ms,
+// as in the other scenarios): ours reads the conversation once per reply.
+//
 //   BENCH_SAMPLES=30 BENCH_CHAT_WAITING=1000 npm run bench -- --only send-and-wait-chat
 //   npm run bench -- --only send-and-wait-chat-queue
 const crypto = require('crypto');
@@ -645,8 +648,10 @@ async function measure({ name, queue, log }) {
 	const top = boundedInteger('BENCH_CHAT_WAITING', process.env.BENCH_CHAT_WAITING, 1000, MAX_WAITING);
 	const replies = boundedInteger('BENCH_CHAT_REPLIES', process.env.BENCH_CHAT_REPLIES, 20, MAX_REPLIES);
 	const levels = [...new Set([...LEVELS.filter((level) => level < top), top])].filter((level) => level > 0);
+	const latencyMs = boundedInteger('BENCH_CHAT_LATENCY_MS', process.env.BENCH_CHAT_LATENCY_MS, 100, 1000);
 	const sandbox = await startSandboxProcess();
 	try {
+		if (latencyMs > 0) await sandbox.client.control('PUT', '/faults', { latency_ms: latencyMs });
 		const faults = await sandbox.client.control('GET', '/faults');
 		const context = await setUp(sandbox, queue);
 		try {
@@ -659,7 +664,7 @@ async function measure({ name, queue, log }) {
 				n8n: N8N_VERSION,
 				mode: queue ? 'queue (PostgreSQL, Redis, main, 2 workers, a webhook process)' : 'regular (SQLite)',
 				machine: { cpus: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30) },
-				command: `BENCH_SAMPLES=${samples} BENCH_CHAT_WAITING=${top} BENCH_CHAT_REPLIES=${replies} npm run bench -- --only ${name}`,
+				command: `BENCH_SAMPLES=${samples} BENCH_CHAT_WAITING=${top} BENCH_CHAT_REPLIES=${replies} BENCH_CHAT_LATENCY_MS=${latencyMs} npm run bench -- --only ${name}`,
 				// n8n takes its settings from the bench's environment; the expression engine's decide much of a webhook's cost.
 				n8n_expression_engine_settings: Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('N8N_EXPRESSION_ENGINE'))),
 				sandbox: { latency_ms: faults.latency_ms, jitter_ms: faults.jitter_ms, rate_limit_per_second: faults.rate_limit_per_second },

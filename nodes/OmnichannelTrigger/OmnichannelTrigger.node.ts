@@ -40,12 +40,11 @@ import type {
 } from 'n8n-workflow';
 
 import type { BurstMessage } from './burst';
-import { conversationOptionsOf, customerMessageStep } from './customerMessage';
+import { conversationOptionsOf, customerMessageOf, customerMessageStep } from './customerMessage';
 import { receiveDelivery } from './delivery';
 import type { ServiceEvent } from './delivery';
 import { markStarted } from './eventsInProcess';
 import { dataOf, firstRunOf } from './firstRun';
-import { messageAuthor } from '../shared/messageAuthors';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
 import { outputsDataOnly, triggerProperties } from './parameters';
 import { QUIET_WAITED_KEY } from './quietHold';
@@ -168,9 +167,10 @@ export class OmnichannelTrigger implements INodeType {
 				continue;
 			}
 			const json = { ...(dataOnly ? dataOf(event) : event) };
-			if (event.type === 'message.created' && event.data && messageAuthor(event.data) === 'customer') {
+			const customerMessage = customerMessageOf(event);
+			if (customerMessage) {
 				const waitedMs = typeof quietWaitedMs === 'number' ? quietWaitedMs : 0;
-				const outcome = await customerMessageStep(this, event.data as BurstMessage, conversationOptions, index, waitedMs);
+				const outcome = await customerMessageStep(this, customerMessage as BurstMessage, conversationOptions, index, waitedMs);
 				if (!outcome.continue) {
 					this.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
 					continue;

@@ -9,9 +9,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions, INode } from 'n8n-workflow';
 
 import { readRecentMessages } from '../shared/conversation';
+import { messageAuthor } from '../shared/messageAuthors';
 import { answerBurst, quietSecondsOf, waitUnlessCancelled } from './burst';
 import type { Burst, BurstMessage } from './burst';
 import { personAnswering, stepAsideHint, stepAsideMinutesOf } from './stepAside';
+
+/** The message of a `message.created` event that a customer wrote; undefined for every other event. */
+export function customerMessageOf(event: { type: string; data?: IDataObject }): IDataObject | undefined {
+	return event.type === 'message.created' && event.data && messageAuthor(event.data) === 'customer' ? event.data : undefined;
+}
 
 export interface ConversationOptions {
 	quietSeconds?: number;

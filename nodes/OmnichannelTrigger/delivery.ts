@@ -8,7 +8,7 @@ import { DELIVERY_BUDGET_MS } from './deliveryBudget';
 import { holdForQuiet, QUIET_WAITED_KEY } from './quietHold';
 import type { HoldOutcome } from './quietHold';
 import { quietSecondsOf } from './burst';
-import { messageAuthor } from '../shared/messageAuthors';
+import { customerMessageOf } from './customerMessage';
 import { routeChatReply } from './replyRouting';
 import { eventFilters, manualSigningSecret, usesManualRegistration } from './parameters';
 import { checkSignature, clockSkewWarning, hmacKeyOfSecret } from './signature';
@@ -107,8 +107,8 @@ function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): st
 
 /** Answer a Burst Once's hold of a customer's message (quietHold.ts); undefined for every other event, or without the option. */
 async function holdBurstMessage(context: IWebhookFunctions, trigger: string, event: ServiceEvent, deadline: number): Promise<HoldOutcome | undefined> {
-	const message = event.data;
-	if (event.type !== 'message.created' || !message || messageAuthor(message) !== 'customer') return undefined;
+	const message = customerMessageOf(event);
+	if (!message) return undefined;
 	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') return undefined;
 	let quietSeconds: number | undefined;
 	try {
