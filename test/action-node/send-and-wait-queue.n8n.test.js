@@ -6,17 +6,15 @@
 // rest runs on a worker too.
 const fs = require('fs');
 
-const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../../harness');
-const { openQueueCluster } = require('../../harness/queue');
-const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startSandbox } = require('../../sandbox');
+const { sleep, waitFor } = require('../../harness');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, visit } = require('./send-and-wait-support');
 
 const TEST_TIMEOUT_MS = 4 * 60 * 1000;
 const QUIET_PERIOD_MS = 3000;
 
+let ctx;
 let cluster;
-let sandbox;
 let driver;
 
 const status = async (executionId) => (await cluster.main.api.getExecution(executionId, { includeData: false })).status;
@@ -30,24 +28,15 @@ function workerStarts(executionId) {
 const start = (flow, conversationId, question) => driver.start(cluster.webhook.baseUrl, flow, conversationId, question, cluster.main.api);
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 'demo' });
-	const client = sandboxClient(sandbox);
-	driver = conversationDriver(client);
-	const credential = omnichannelCredential({ id: 'sawQueueCred0001', name: 'Queue sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	cluster = await openQueueCluster({
-		credentials: [credential],
-		workflows: allWorkflows(credential),
-		publish: [FLOWS.approval, FLOWS.form, FLOWS.timeout].map((flow) => flow.id),
+	ctx = await openQueueContext({
+		credential: { id: 'sawQueueCred0001' },
+		setUp: ({ credential }) => ({ workflows: allWorkflows(credential), publish: [FLOWS.approval, FLOWS.form, FLOWS.timeout].map((flow) => flow.id) }),
 	});
+	cluster = ctx.cluster;
+	driver = conversationDriver(ctx.client);
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	try {
-		await cluster?.dispose();
-	} finally {
-		await sandbox?.close();
-	}
-});
+afterAll(async () => await ctx?.close());
 
 describe('Send and Wait for Response in n8n (queue mode)', () => {
 	test(

@@ -4,11 +4,9 @@
 // executions run on both workers, each waiting and deciding on its own;
 // one continues, with every text in order, also when every delivery is
 // duplicated, and when a copy of every delivery also reaches main.
-const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../../harness');
+const { sleep, waitFor } = require('../../harness');
 const { signatureHeader } = require('../../sandbox/webhooks/signing');
-const { openQueueCluster } = require('../../harness/queue');
-const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startSandbox } = require('../../sandbox');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { burstWorkflow, expectOneContinuation, newConversation, printSummary, runBurst } = require('../support/n8n/burst');
 
 const TEST_TIMEOUT_MS = 3 * 60 * 1000;
@@ -17,31 +15,25 @@ const WORKFLOW_ID = 'queueBurstTrig01';
 const QUIET_SECONDS = 3;
 const TEXTS = ['Hello', 'my parcel', 'is late', 'tracking 998', 'please help'];
 
+let ctx;
 let cluster;
 let sandbox;
 let client;
 let workflow;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 'demo' });
-	client = sandboxClient(sandbox);
-	const credential = omnichannelCredential({ id: 'queueBurstCred01', name: 'Queue sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	workflow = burstWorkflow({ id: WORKFLOW_ID, credential, quietSeconds: QUIET_SECONDS });
-	cluster = await openQueueCluster({
-		credentials: [credential],
-		workflows: [workflow],
-		publish: [WORKFLOW_ID],
+	ctx = await openQueueContext({
+		credential: { id: 'queueBurstCred01' },
+		setUp: ({ credential }) => {
+			workflow = burstWorkflow({ id: WORKFLOW_ID, credential, quietSeconds: QUIET_SECONDS });
+			return { workflows: [workflow], publish: [WORKFLOW_ID] };
+		},
+		webhooks: 1,
 	});
-	for (let i = 0; i < 60 && (await client.listAll('/webhooks')).length === 0; i++) await sleep(1000);
+	({ cluster, sandbox, client } = ctx);
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	try {
-		await cluster?.dispose();
-	} finally {
-		await sandbox?.close();
-	}
-});
+afterAll(async () => await ctx?.close());
 
 /** How many of the executions each worker ran (from the workers' logs). */
 function byWorker(summary, executionIds) {

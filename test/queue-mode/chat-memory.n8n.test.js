@@ -5,10 +5,7 @@
 // request holds every earlier turn, the case n8n's Simple Memory (process
 // memory) loses. The trigger outputs data only here (the regular-mode file
 // uses the whole event).
-const { omnichannelCredential, sandboxClient, sleep } = require('../../harness');
-const { openQueueCluster } = require('../../harness/queue');
-const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startSandbox } = require('../../sandbox');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { startFakeChatModel } = require('../support/n8n/mcp');
 const {
 	answerOf,
@@ -34,29 +31,29 @@ const STEPS = [
 	{ customer: 'Thank you' },
 ];
 
+let ctx;
 let cluster;
-let sandbox;
 let client;
 let model;
 
 beforeAll(async () => {
 	model = await startFakeChatModel(answerOf);
-	sandbox = await startSandbox({ seed: 'demo' });
-	client = sandboxClient(sandbox);
-	const credential = omnichannelCredential({ id: 'queueMemoryCred1', name: 'Queue sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	cluster = await openQueueCluster({
-		credentials: [credential, modelCredential(model.url)],
-		workflows: [memoryWorkflow({ id: WORKFLOW_ID, credential, triggerOptions: { outputDataOnly: true } })],
-		publish: [WORKFLOW_ID],
+	ctx = await openQueueContext({
+		credential: { id: 'queueMemoryCred1' },
+		setUp: ({ credential }) => ({
+			credentials: [modelCredential(model.url)],
+			workflows: [memoryWorkflow({ id: WORKFLOW_ID, credential, triggerOptions: { outputDataOnly: true } })],
+			publish: [WORKFLOW_ID],
+		}),
+		webhooks: 1,
 	});
-	for (let i = 0; i < 60 && (await client.listAll('/webhooks')).length === 0; i++) await sleep(1000);
+	({ cluster, client } = ctx);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
 	try {
-		await cluster?.dispose();
+		await ctx?.close();
 	} finally {
-		await sandbox?.close();
 		await model?.close();
 	}
 });

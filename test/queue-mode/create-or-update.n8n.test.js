@@ -7,19 +7,17 @@
 // database. Counted in the sandbox: one contact per person.
 const crypto = require('crypto');
 
-const { omnichannelCredential, sandboxClient, waitFor, workflows: w } = require('../../harness');
+const { waitFor, workflows: w } = require('../../harness');
 const { crmRows, countPeople, upsertParameters } = require('../../harness/crmRows');
-const { openQueueCluster } = require('../../harness/queue');
-const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startSandbox } = require('../../sandbox');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const TEST_TIMEOUT_MS = 8 * 60 * 1000;
 const ID = 'queueCrmUpsert01';
 const PATH = 'q-crm-sync';
 
 const started = Date.now();
+let ctx;
 let cluster;
-let sandbox;
 let client;
 const summary = {};
 
@@ -48,19 +46,19 @@ async function post(rows) {
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 'empty' });
-	client = sandboxClient(sandbox);
-	const credential = omnichannelCredential({ id: 'queueCrmCred0001', name: 'Queue CRM sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	const workflow = syncWorkflow(credential);
-	cluster = await openQueueCluster({ credentials: [credential], workflows: [workflow], publish: [ID], env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' } });
+	ctx = await openQueueContext({
+		sandbox: { seed: 'empty' },
+		credential: { id: 'queueCrmCred0001', name: 'Queue CRM sandbox' },
+		setUp: ({ credential }) => ({ workflows: [syncWorkflow(credential)], publish: [ID], env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' } }),
+	});
+	({ cluster, client } = ctx);
 	await waitFor(async () => await post([]).then(() => true).catch(() => undefined), { what: 'the published webhook', timeoutMs: 60_000, intervalMs: 1000 });
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
 	try {
-		await cluster?.dispose();
+		await ctx?.close();
 	} finally {
-		await sandbox?.close();
 		console.log(JSON.stringify({ suite: 'create-or-update (queue mode, 2 workers)', ...summary, seconds: Math.round((Date.now() - started) / 1000) }));
 	}
 });

@@ -6,10 +6,8 @@
 // Every event runs downstream exactly once, counted in the sandbox.
 const crypto = require('crypto');
 
-const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
-const { openQueueCluster } = require('../../harness/queue');
-const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startSandbox } = require('../../sandbox');
+const { sleep, waitFor, workflows: w } = require('../../harness');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { customerMessageEvent } = require('../support/n8n/signed-events');
 
 const TEST_TIMEOUT_MS = 6 * 60 * 1000;
@@ -28,6 +26,7 @@ const IDS = { crash: 'faultCrashWait01', blip: 'faultBlipAuto001' };
 const TRIGGER = 'On customer message';
 
 const started = Date.now();
+let ctx;
 let cluster;
 let sandbox;
 let client;
@@ -109,15 +108,18 @@ function workflows() {
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 'demo' });
-	client = sandboxClient(sandbox);
-	credential = omnichannelCredential({ id: 'faultQueueCred01', name: 'Fault suite sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	const active = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));
-	[inboundConversation, markerConversation] = (await client.listAll('/conversations')).filter((c) => active.has(c.channel_id)).map((c) => c.id);
-
-	const all = workflows();
-	crashPath = `${all.find((wf) => wf.id === IDS.crash).nodes[0].webhookId}/omnichannel`;
-	cluster = await openQueueCluster({ credentials: [credential, SIGNING_CREDENTIAL], workflows: all, publish: all.map(({ id }) => id) });
+	ctx = await openQueueContext({
+		credential: { id: 'faultQueueCred01', name: 'Fault suite sandbox' },
+		setUp: async (opened) => {
+			({ sandbox, client, credential } = opened);
+			const active = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));
+			[inboundConversation, markerConversation] = (await client.listAll('/conversations')).filter((c) => active.has(c.channel_id)).map((c) => c.id);
+			const all = workflows();
+			crashPath = `${all.find((wf) => wf.id === IDS.crash).nodes[0].webhookId}/omnichannel`;
+			return { credentials: [SIGNING_CREDENTIAL], workflows: all, publish: all.map(({ id }) => id) };
+		},
+	});
+	cluster = ctx.cluster;
 	await waitFor(async () => (await client.listAll('/webhooks')).some((h) => h.url.startsWith(cluster.webhook.baseUrl)), {
 		what: 'the blip workflow’s webhook at the sandbox',
 		timeoutMs: 60_000,
@@ -127,9 +129,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	try {
-		await cluster?.dispose();
+		await ctx?.close();
 	} finally {
-		await sandbox?.close();
 		console.log(`faults: queue-mode fault file took ${Math.round((Date.now() - started) / 1000)} s`);
 	}
 });

@@ -7,10 +7,8 @@
 // the webhook process and main, and copies arriving at the same moment on both.
 const crypto = require('crypto');
 
-const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = require('../../harness');
-const { openQueueCluster } = require('../../harness/queue');
-const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startSandbox } = require('../../sandbox');
+const { sleep, waitFor, workflows: w } = require('../../harness');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { customerMessageEvent } = require('../support/n8n/signed-events');
 
 const TEST_TIMEOUT_MS = 6 * 60 * 1000;
@@ -30,6 +28,7 @@ const IDS = {
 };
 
 const started = Date.now();
+let ctx;
 let cluster;
 let sandbox;
 let client;
@@ -149,24 +148,26 @@ async function waitForRuns(texts, timeoutMs = 120_000) {
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 'demo' });
-	client = sandboxClient(sandbox);
-	credential = omnichannelCredential({ id: 'queueSandboxCred', name: 'Queue sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	const active = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));
-	conversationId = (await client.listAll('/conversations')).find((c) => active.has(c.channel_id)).id;
-	await client.control('POST', '/bulk', { contacts: 1200 });
-
-	const all = workflows();
-	manualPath = `${all.find((wf) => wf.id === IDS.manual).nodes[0].webhookId}/omnichannel`;
-	cluster = await openQueueCluster({ credentials: [credential, SIGNING_CREDENTIAL], workflows: all, publish: all.map(({ id }) => id) });
+	ctx = await openQueueContext({
+		credential: { id: 'queueSandboxCred' },
+		setUp: async (opened) => {
+			({ sandbox, client, credential } = opened);
+			const active = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));
+			conversationId = (await client.listAll('/conversations')).find((c) => active.has(c.channel_id)).id;
+			await client.control('POST', '/bulk', { contacts: 1200 });
+			const all = workflows();
+			manualPath = `${all.find((wf) => wf.id === IDS.manual).nodes[0].webhookId}/omnichannel`;
+			return { credentials: [SIGNING_CREDENTIAL], workflows: all, publish: all.map(({ id }) => id) };
+		},
+	});
+	cluster = ctx.cluster;
 	console.log(`[queue] up in ${Math.round((Date.now() - started) / 1000)} s:\n  ${cluster.describe().join('\n  ')}`);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
 	try {
-		await cluster?.dispose();
+		await ctx?.close();
 	} finally {
-		await sandbox?.close();
 		console.log(`[queue] queue-mode suite took ${Math.round((Date.now() - started) / 1000)} s`);
 	}
 });

@@ -10,11 +10,9 @@
 // execution waits. Prints its counts.
 const crypto = require('crypto');
 
-const { omnichannelCredential, sandboxClient, sleep, waitFor } = require('../../harness');
-const { openQueueCluster } = require('../../harness/queue');
-const { startSandbox } = require('../../sandbox');
+const { sandboxClient, sleep } = require('../../harness');
 const { askedTwiceThenReplied, chatWaitWorkflow, conversationReader, expectSuperseded, readerClient } = require('../support/n8n/chat-waits');
-const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { customerMessageEvent } = require('../support/n8n/signed-events');
 
 const TEST_TIMEOUT_MS = 5 * 60 * 1000;
@@ -29,6 +27,7 @@ const FLOWS = {
 	manual: { id: 'chatQueueManual1', channel: 'telegram', question: 'Queue (manual): your order number?', parameters: { responseType: 'chatReply' } },
 };
 
+let ctx;
 let sandbox;
 let cluster;
 let reader;
@@ -48,31 +47,31 @@ const eventOf = (message) =>
 	customerMessageEvent({ secret: SIGNING_SECRET, eventId: `evt_${crypto.randomBytes(10).toString('hex')}`, appId: sandbox.app_id, message });
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 'demo' });
-	const client = sandboxClient(sandbox);
-	reader = conversationReader(await readerClient(client, sandbox, sandboxClient));
-	await client.control('PUT', '/faults', { retry_schedule_ms: [1000, 2000, 4000, 8000, 16000] });
-	const credential = omnichannelCredential({ id: 'chatQueueCred001', name: 'Chat queue sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	const manual = chatWaitWorkflow(credential, FLOWS.manual, {
-		trigger: { registration: 'manual' },
-		triggerExtra: { credentials: { omnichannelApi: { id: credential.id, name: credential.name }, omnichannelWebhookSigningApi: { id: SIGNING_CREDENTIAL.id, name: SIGNING_CREDENTIAL.name } } },
+	ctx = await openQueueContext({
+		credential: { id: 'chatQueueCred001', name: 'Chat queue sandbox' },
+		setUp: async ({ sandbox: opened, client, credential }) => {
+			reader = conversationReader(await readerClient(client, opened, sandboxClient));
+			await client.control('PUT', '/faults', { retry_schedule_ms: [1000, 2000, 4000, 8000, 16000] });
+			const manual = chatWaitWorkflow(credential, FLOWS.manual, {
+				trigger: { registration: 'manual' },
+				triggerExtra: { credentials: { omnichannelApi: { id: credential.id, name: credential.name }, omnichannelWebhookSigningApi: { id: SIGNING_CREDENTIAL.id, name: SIGNING_CREDENTIAL.name } } },
+			});
+			manualPath = `${manual.nodes[0].webhookId}/omnichannel`;
+			return {
+				credentials: [SIGNING_CREDENTIAL],
+				workflows: [chatWaitWorkflow(credential, FLOWS.automatic), manual],
+				publish: [FLOWS.automatic.id, FLOWS.manual.id],
+			};
+		},
+		// Only the automatic trigger registers one.
+		webhooks: 1,
 	});
-	manualPath = `${manual.nodes[0].webhookId}/omnichannel`;
-	cluster = await openQueueCluster({
-		credentials: [credential, SIGNING_CREDENTIAL],
-		workflows: [chatWaitWorkflow(credential, FLOWS.automatic), manual],
-		publish: [FLOWS.automatic.id, FLOWS.manual.id],
-	});
-	await waitFor(async () => (await client.listAll('/webhooks')).length === 1, { what: 'the automatic trigger’s webhook', timeoutMs: 60_000 });
+	({ sandbox, cluster } = ctx);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
 	console.log(`send-and-wait chat queue counts: ${JSON.stringify(counts)}`);
-	try {
-		await cluster?.dispose();
-	} finally {
-		await sandbox?.close();
-	}
+	await ctx?.close();
 });
 
 describe('Send and Wait answered in the chat (queue mode)', () => {

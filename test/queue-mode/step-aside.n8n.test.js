@@ -6,10 +6,7 @@
 // after the period the bot answers again, the bot's own answers do not make
 // it step aside, and with Answer a Burst Once a person writing during the
 // quiet period stops that burst's answer. Prints the counts as one JSON line.
-const { omnichannelCredential, sandboxClient, sleep } = require('../../harness');
-const { openQueueCluster } = require('../../harness/queue');
-const { SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startSandbox } = require('../../sandbox');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 const { expectSteppedAside, personTakesBurst, personTakesOver, printCounts, stepAsideWorkflow } = require('../support/n8n/step-aside');
 
 const TEST_TIMEOUT_MS = 4 * 60 * 1000;
@@ -17,29 +14,23 @@ const QUIET_SECONDS = 3;
 const ALONE = { id: 'queueStepAside01', channel: 'telegram' };
 const BURST = { id: 'queueStepAside02', channel: 'whatsapp', quietSeconds: QUIET_SECONDS };
 
+let ctx;
 let cluster;
-let sandbox;
 let client;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 'demo' });
-	client = sandboxClient(sandbox);
-	const credential = omnichannelCredential({ id: 'queueStepCred001', name: 'Queue sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-	cluster = await openQueueCluster({
-		credentials: [credential],
-		workflows: [stepAsideWorkflow({ ...ALONE, credential }), stepAsideWorkflow({ ...BURST, credential })],
-		publish: [ALONE.id, BURST.id],
+	ctx = await openQueueContext({
+		credential: { id: 'queueStepCred001' },
+		setUp: ({ credential }) => ({
+			workflows: [stepAsideWorkflow({ ...ALONE, credential }), stepAsideWorkflow({ ...BURST, credential })],
+			publish: [ALONE.id, BURST.id],
+		}),
+		webhooks: 2,
 	});
-	for (let i = 0; i < 60 && (await client.listAll('/webhooks')).length < 2; i++) await sleep(1000);
+	({ cluster, client } = ctx);
 }, SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-	try {
-		await cluster?.dispose();
-	} finally {
-		await sandbox?.close();
-	}
-});
+afterAll(async () => await ctx?.close());
 
 test(
 	'a person writes: three customer messages get no answer, the bot answers again after the period; with a burst, a person during the quiet period stops the answer',

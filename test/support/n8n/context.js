@@ -6,7 +6,8 @@
 // With OMNICHANNEL_N8N_URL set, the n8n is one started elsewhere
 // (harness/external.js), reached over HTTP only; `n8nEnv` cannot apply there.
 const { startSandbox } = require('../../../sandbox');
-const { startN8n, connectExternalN8n, omnichannelCredential, sandboxClient } = require('../../../harness');
+const { startN8n, connectExternalN8n, omnichannelCredential, sandboxClient, waitFor } = require('../../../harness');
+const { openQueueCluster } = require('../../../harness/queue');
 
 /**
  * Budget for a file's setup: on a bare machine the first file also installs
@@ -47,4 +48,39 @@ async function openContext({ sandbox: sandboxOptions = {}, n8nEnv } = {}) {
 	};
 }
 
-module.exports = { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS };
+/**
+ * What every queue-mode file starts from: a sandbox, a credential for its
+ * seeded key, and a running cluster (harness/queue.js). `setUp` gets the
+ * sandbox, its client and the credential, and returns what the cluster
+ * starts with: `workflows`, the ids to `publish`, more `credentials`, `env`.
+ * With `webhooks`, it resolves once the service holds that many webhooks
+ * (the published triggers registered theirs).
+ * @param {{ sandbox?: object, credential: { id: string, name?: string }, setUp: Function, webhooks?: number }} options
+ */
+async function openQueueContext({ sandbox: sandboxOptions = {}, credential: { id, name = 'Queue sandbox' }, setUp, webhooks = 0 }) {
+	const sandbox = await startSandbox({ seed: 'demo', ...sandboxOptions });
+	const client = sandboxClient(sandbox);
+	const credential = omnichannelCredential({ id, name, baseUrl: sandbox.base_url, apiKey: sandbox.key });
+	let cluster;
+	const close = async () => {
+		try {
+			await cluster?.dispose();
+		} finally {
+			await sandbox.close();
+		}
+	};
+	try {
+		const { credentials = [], workflows, publish, env } = await setUp({ sandbox, client, credential });
+		cluster = await openQueueCluster({ credentials: [credential, ...credentials], workflows, publish, env });
+		await waitFor(async () => ((await client.listAll('/webhooks')).length >= webhooks ? true : undefined), {
+			what: `${webhooks} webhooks registered at the service`,
+			timeoutMs: 60_000,
+		});
+	} catch (error) {
+		await close();
+		throw error;
+	}
+	return { sandbox, client, credential, cluster, close };
+}
+
+module.exports = { openContext, openQueueContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS };
