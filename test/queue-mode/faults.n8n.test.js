@@ -278,7 +278,8 @@ describe.each([
 			expect(runs.filter((n) => n > 1)).toEqual([]);
 			const lostByN8n = executions.filter((execution) => execution.status === 'new' || (execution.status === 'error' && !execution.retrySuccessId)).length;
 			expect(runs.filter((n) => n === 0).length).toBeLessThanOrEqual(lostByN8n);
-			if (retried.length === 0) expect(histogramOf(runs)).toEqual({ 1: BLIP_EVENTS });
+			// With nothing n8n failed or left queued on its own, every event ran once.
+			if (lostByN8n === 0) expect(histogramOf(runs)).toEqual({ 1: BLIP_EVENTS });
 		},
 		TEST_TIMEOUT_MS,
 	);
