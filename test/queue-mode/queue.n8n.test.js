@@ -14,7 +14,7 @@ const { customerMessageEvent } = require('../support/n8n/signed-events');
 const TEST_TIMEOUT_MS = 6 * 60 * 1000;
 /** Time for anything that should not happen (a second downstream run) to show up. */
 const QUIET_PERIOD_MS = 4000;
-const SAME_MOMENT_EVENTS = Number(process.env.QUEUE_SAME_MOMENT_EVENTS ?? 500);
+const SAME_MOMENT_EVENTS = Number(process.env.QUEUE_SAME_MOMENT_EVENTS ?? 200);
 const SIGNING_SECRET = `whsec_${crypto.randomBytes(24).toString('base64')}`;
 const SIGNING_CREDENTIAL = { id: 'queueSigningCred1', name: 'Queue signing secret', type: 'omnichannelWebhookSigningApi', data: { signingSecret: SIGNING_SECRET } };
 
