@@ -14,7 +14,7 @@
 //   Operation ("Reply"), with a credential of its own key, so that the
 //   bursts' reads do not share its rate limit;
 // - the peer (level "at once" only): n8n's Webhook node → Wait node (Q s) →
-//   No Operation, for customer messages of facebook conversations, through a
+//   No Operation, for customer messages of instagram conversations, through a
 //   relay that checks the signature and filters the channel (the burst bench's).
 //
 // Levels:
@@ -62,7 +62,7 @@ const GOALS = { medianMs: 1000, p95Ms: 3000, otherWorkflowFactor: 2 };
 
 const OURS = { id: 'benchVolumeOurs1', trigger: 'Customer writes', next: 'Next', channel: 'livechat' };
 const OTHER = { id: 'benchVolumeReply', trigger: 'Customer writes', next: 'Reply', channel: 'telegram' };
-const PEER = { id: 'benchVolumePeer1', request: 'Request', wait: 'Wait', next: 'Next', channel: 'facebook', path: 'bench-volume-wait-node' };
+const PEER = { id: 'benchVolumePeer1', request: 'Request', wait: 'Wait', next: 'Next', channel: 'instagram', path: 'bench-volume-wait-node' };
 
 function workflowsFor(ours, other) {
 	const trigger = (credential, channel, options) =>
