@@ -651,7 +651,7 @@ async function measure({ name, queue, log }) {
 	const latencyMs = boundedInteger('BENCH_CHAT_LATENCY_MS', process.env.BENCH_CHAT_LATENCY_MS, 100, 1000);
 	const sandbox = await startSandboxProcess();
 	try {
-		if (latencyMs > 0) await sandbox.client.control('PUT', '/faults', { latency_ms: latencyMs });
+		await sandbox.client.control('PUT', '/faults', { latency_ms: latencyMs });
 		const faults = await sandbox.client.control('GET', '/faults');
 		const context = await setUp(sandbox, queue);
 		try {
