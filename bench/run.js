@@ -16,6 +16,8 @@
 //   BENCH_SKIP_BUILD=1 ...                         use the dist/ already built
 //   BENCH_TARBALL=/path/pkg.tgz ...                measure that package instead
 //                                                  (a release, or a patch to compare)
+//   ... --only burst-volume-lazy                   bursts at volume with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true
+//                                                  (and burst-volume-queue-lazy)
 //   ... --only webhooks-queue                      webhook intake in queue mode, 1 and 2
 //                                                  webhook processes (BENCH_QUEUE_INTAKE_EVENTS)
 //   BENCH_PROFILE=1 ... --only webhooks-lazy       CPU-profile n8n during each intake
@@ -48,6 +50,8 @@ const standaloneScenarios = {
 	'burst-queue': { run: require('./scenarios/burst').runInQueueMode },
 	'burst-volume': require('./scenarios/burst-volume'),
 	'burst-volume-queue': { run: require('./scenarios/burst-volume').runInQueueMode },
+	'burst-volume-lazy': { run: require('./scenarios/burst-volume').runWithLazyIsolates },
+	'burst-volume-queue-lazy': { run: require('./scenarios/burst-volume').runInQueueModeWithLazyIsolates },
 	'lock-calls': require('./scenarios/lock-calls'),
 	memory: require('./scenarios/memory'),
 };

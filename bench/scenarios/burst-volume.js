@@ -27,12 +27,18 @@
 // During each level, a probe message to the second workflow every PROBE_MS;
 // before the levels, PROBES of them with n8n idle.
 //
-// Latency of a continuation: the start of "Next" in the run data minus (the
-// arrival of its burst's last delivery at the bench's relay in front of n8n
-// + Q). With an immediate acknowledgement that arrival is the issue's "n8n
-// acknowledged the burst's last delivery"; ours acknowledges the newest
-// delivery only once its execution exists, after the quiet period, so the
-// arrival is the stricter start. Every burst must continue exactly once with
+// Latency of a continuation, from two starts:
+// - from n8n's acknowledgement of the burst's last delivery, as the issue
+//   counts it so that intake capacity is measured apart (the intake bench):
+//   the peer acknowledges at once, then waits Q, so it is the start of "Next"
+//   minus (acknowledgement + Q); ours holds the delivery through Q and
+//   acknowledges it once its execution exists (enqueued, in queue mode), so
+//   it is the start of "Next" minus the acknowledgement. The goals are judged
+//   on this one;
+// - from the delivery's arrival at the bench's relay in front of n8n, + Q:
+//   stricter, it adds the time n8n took to take the delivery in.
+// The other workflow's probes are timed from both starts too (its
+// acknowledgement is immediate). Every burst must continue exactly once with
 // its own messages: lost (none) and doubled (more than one) are counted.
 //
 //   npm run bench -- --only burst-volume
@@ -46,6 +52,7 @@ const { startRelay } = require('../lib/intakeRelay');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');
 const { startPeerRelay } = require('./burst');
+const { LAZY_ISOLATES } = require('./webhooks');
 
 const QUIET_SECONDS = 5;
 const MESSAGES_PER_BURST = 3;
@@ -67,13 +74,16 @@ const PEER = { id: 'benchVolumePeer1', request: 'Request', wait: 'Wait', next: '
 function workflowsFor(ours, other) {
 	const trigger = (credential, channel, options) =>
 		w.omnichannelTrigger(OURS.trigger, credential, { events: ['message.created'], options: { directions: ['customer'], channelTypes: [channel], ...options } });
+	const ourTrigger = trigger(ours, OURS.channel, { burstQuietSeconds: QUIET_SECONDS });
 	const otherTrigger = trigger(other, OTHER.channel, {});
+	// Every delivery reaches both triggers' webhooks: each is timed at its own.
+	OURS.path = `/webhook/${ourTrigger.webhookId}/omnichannel`;
 	OTHER.path = `/webhook/${otherTrigger.webhookId}/omnichannel`;
 	return [
 		w.workflow({
 			id: OURS.id,
 			name: 'Bench: bursts at volume',
-			nodes: [trigger(ours, OURS.channel, { burstQuietSeconds: QUIET_SECONDS }), w.node(OURS.next, 'n8n-nodes-base.noOp')],
+			nodes: [ourTrigger, w.node(OURS.next, 'n8n-nodes-base.noOp')],
 			connections: w.chain(OURS.trigger, OURS.next),
 		}),
 		w.workflow({
@@ -95,7 +105,7 @@ function workflowsFor(ours, other) {
 	];
 }
 
-async function setUp(sandbox, queue) {
+async function setUp(sandbox, queue, n8nEnv) {
 	await sandbox.client.control('PUT', '/faults', { latency_ms: SANDBOX_LATENCY_MS, rate_limit_per_second: RATE_LIMIT });
 	const keyFor = async () => (await sandbox.client.control('POST', '/keys', { mode: 'test' })).key;
 	const ours = omnichannelCredential({ id: 'benchVolumeCred1', name: 'Bench bursts', baseUrl: sandbox.base_url, apiKey: sandbox.key });
@@ -113,7 +123,7 @@ async function setUp(sandbox, queue) {
 		await relay.close();
 	};
 	try {
-		const env = { WEBHOOK_URL: `${relay.url}/` };
+		const env = { ...n8nEnv, WEBHOOK_URL: `${relay.url}/` };
 		cluster = queue ? await startQueueCluster({ workers: 2, start: false, tarball, env }) : undefined;
 		n8n = cluster ? cluster.main : await startN8n({ start: false, port, tarball, env });
 		await n8n.importCredentials([ours, other]);
@@ -175,7 +185,13 @@ async function finishedExecutions(context, workflowId, atLeast) {
 }
 
 const startOf = (runData, node) => runData?.[node]?.[0]?.startTime;
-const arrivalOf = (context, messageId) => context.relay.responses().find((r) => r.messageId === messageId && r.path.startsWith('/webhook/'))?.arrivedAt;
+const deliveriesOf = (context, workflow, messageId) => context.relay.responses().filter((r) => r.messageId === messageId && r.path === workflow.path);
+const arrivalOf = (context, workflow, messageId) => deliveriesOf(context, workflow, messageId)[0]?.arrivedAt;
+const acknowledgementOf = (context, workflow, messageId) => deliveriesOf(context, workflow, messageId).find((r) => r.status < 300)?.at;
+const QUIET_MS = QUIET_SECONDS * 1000;
+
+/** Latencies from both starts (see the top of this file). */
+const fromBoth = () => ({ fromAcknowledgement: [], fromArrival: [] });
 
 /** Probes to the second workflow every PROBE_MS while `during` runs (or PROBES of them): the message ids. */
 async function probeWhile(context, conversationId, during) {
@@ -189,30 +205,53 @@ async function probeWhile(context, conversationId, during) {
 	return { result: await running, sent };
 }
 
-/** Trigger-to-Reply latency of the probes, ms (arrival at the relay → Reply's start). */
+/** Trigger-to-Reply latency of the probes, ms (acknowledgement, and arrival at the relay → Reply's start). */
 async function probeLatencies(context, sent, seen) {
 	const executions = newSince(await finishedExecutions(context, OTHER.id, seen.size + sent.length), seen).filter((e) => e.data?.resultData?.runData?.[OTHER.next]);
 	const byMessage = new Map(executions.map((e) => [e.data.resultData.runData[OTHER.trigger][0].data.main[0][0].json.data?.id, e]));
-	return sent.flatMap((id) => {
+	const latencies = fromBoth();
+	for (const id of sent) {
 		const execution = byMessage.get(id);
-		const arrived = arrivalOf(context, id);
-		return execution && arrived ? [startOf(execution.data.resultData.runData, OTHER.next) - arrived] : [];
-	});
+		const [arrived, acknowledged] = [arrivalOf(context, OTHER, id), acknowledgementOf(context, OTHER, id)];
+		if (!execution || !arrived || !acknowledged) continue;
+		const next = startOf(execution.data.resultData.runData, OTHER.next);
+		latencies.fromAcknowledgement.push(next - acknowledged);
+		latencies.fromArrival.push(next - arrived);
+	}
+	return latencies;
 }
 
 /** The continuations of our workflow, checked burst by burst. */
 function judgeBursts(context, executions, bursts) {
 	const continuations = new Map();
+	// Executions that ran "Next" with an input this bench cannot place: counted, and the first few kept for a look.
+	const unplaced = [];
 	for (const execution of executions) {
 		const runData = execution.data?.resultData?.runData ?? {};
 		if (!runData[OURS.next]) continue;
-		const item = runData[OURS.trigger][0].data.main[0][0].json;
-		const list = continuations.get(item.data.conversation_id) ?? [];
-		list.push({ item, nextStartedAt: startOf(runData, OURS.next) });
-		continuations.set(item.data.conversation_id, list);
+		const trigger = runData[OURS.trigger]?.[0];
+		const item = trigger?.data?.main?.[0]?.[0]?.json;
+		const conversationId = item?.data?.conversation_id;
+		if (conversationId === undefined) {
+			unplaced.push({ execution: execution.id, status: execution.status, mode: execution.mode, trigger_output: trigger?.data ?? null });
+			continue;
+		}
+		const list = continuations.get(conversationId) ?? [];
+		list.push({ item, nextStartedAt: startOf(runData, OURS.next), triggerStartedAt: trigger.startTime, triggerMs: trigger.executionTime });
+		continuations.set(conversationId, list);
 	}
-	const counts = { bursts: bursts.length, continued_once: 0, lost: 0, doubled: 0, wrong_messages: 0, failed_executions: executions.filter((e) => e.status !== 'success').length };
-	const latencies = [];
+	const counts = {
+		bursts: bursts.length,
+		continued_once: 0,
+		lost: 0,
+		doubled: 0,
+		wrong_messages: 0,
+		unplaced_continuations: unplaced.length,
+		failed_executions: executions.filter((e) => e.status !== 'success').length,
+	};
+	const latencies = fromBoth();
+	// Where the time after the acknowledgement goes: until the trigger's step starts, the step, then until "Next" starts.
+	const phases = { untilStep: [], step: [], afterStep: [] };
 	for (const burst of bursts) {
 		const found = continuations.get(burst.conversationId) ?? [];
 		if (found.length === 0) counts.lost++;
@@ -221,26 +260,39 @@ function judgeBursts(context, executions, bursts) {
 			const ids = found[0].item.burst?.messages?.map((message) => message.id) ?? [];
 			if (JSON.stringify(ids) !== JSON.stringify(burst.messageIds)) counts.wrong_messages++;
 			else counts.continued_once++;
-			const arrived = arrivalOf(context, burst.messageIds.at(-1));
-			if (arrived) latencies.push(found[0].nextStartedAt - (arrived + QUIET_SECONDS * 1000));
+			const last = burst.messageIds.at(-1);
+			const [arrived, acknowledged] = [arrivalOf(context, OURS, last), acknowledgementOf(context, OURS, last)];
+			if (arrived && acknowledged) {
+				latencies.fromAcknowledgement.push(found[0].nextStartedAt - acknowledged);
+				latencies.fromArrival.push(found[0].nextStartedAt - (arrived + QUIET_MS));
+				const { triggerStartedAt, triggerMs, nextStartedAt } = found[0];
+				phases.untilStep.push(triggerStartedAt - acknowledged);
+				phases.step.push(triggerMs);
+				phases.afterStep.push(nextStartedAt - (triggerStartedAt + triggerMs));
+			}
 		}
 	}
-	return { counts, latencies };
+	return { counts, latencies, phases, unplaced: unplaced.slice(0, 3) };
 }
 
-/** The peer: each message continues after its Wait node; latency from its arrival at the peer relay + Q. */
+/** The peer: each message continues after its Wait node; latency from its acknowledgement + Q, and from its arrival at the peer relay + Q. */
 function judgePeer(context, executions, messageIds) {
-	const latencies = [];
+	const latencies = fromBoth();
 	let continued = 0;
 	for (const execution of executions) {
 		const runData = execution.data?.resultData?.runData ?? {};
 		const messageId = runData[PEER.request]?.[0]?.data?.main?.[0]?.[0]?.json?.body?.data?.id;
 		if (!messageIds.includes(messageId) || !runData[PEER.next]) continue;
 		continued++;
-		latencies.push(startOf(runData, PEER.next) - (context.peerRelay.arrivalOf(messageId) + QUIET_SECONDS * 1000));
+		const next = startOf(runData, PEER.next);
+		latencies.fromAcknowledgement.push(next - (context.peerRelay.acknowledgementOf(messageId) + QUIET_MS));
+		latencies.fromArrival.push(next - (context.peerRelay.arrivalOf(messageId) + QUIET_MS));
 	}
 	return { counts: { messages: messageIds.length, continued }, latencies };
 }
+
+const statsOfPhases = (phases) => ({ acknowledgement_to_step: stats(phases.untilStep), step: stats(phases.step), step_to_next: stats(phases.afterStep) });
+const statsOfBoth = (latencies) => ({ from_acknowledgement: stats(latencies.fromAcknowledgement), from_arrival: stats(latencies.fromArrival) });
 
 const stats = (values) =>
 	values.length === 0
@@ -253,7 +305,7 @@ const newSince = (executions, seen) => executions.filter((e) => !seen.has(String
 /** Resolves once n8n answered a delivery of `messageId` to the other workflow's trigger with a 2xx. */
 async function acknowledgedByOther(context, messageId) {
 	await waitFor(
-		async () => (context.relay.responses().some((r) => r.messageId === messageId && r.path === OTHER.path && r.status < 300) ? true : undefined),
+		async () => (acknowledgementOf(context, OTHER, messageId) === undefined ? undefined : true),
 		{ what: `the acknowledgement of ${messageId}`, timeoutMs: 60_000, intervalMs: 10 },
 	);
 }
@@ -326,12 +378,12 @@ async function levelBursts(context, count, messagesPerSecond, probeConversation)
 	return { ...judgeBursts(context, executions, bursts), other: await probeLatencies(context, sent, otherSeen), messages_per_second: Math.round(messagesPerSecond * 10) / 10 };
 }
 
-async function measure({ name, queue, log }) {
+async function measure({ name, queue, log, n8nEnv = {} }) {
 	const atOnce = boundedInteger('BENCH_VOLUME_AT_ONCE', process.env.BENCH_VOLUME_AT_ONCE, 60, 500);
 	const burstCount = boundedInteger('BENCH_VOLUME_BURSTS', process.env.BENCH_VOLUME_BURSTS, 200, 1000);
 	const sandbox = await startSandboxProcess();
 	try {
-		const context = await setUp(sandbox, queue);
+		const context = await setUp(sandbox, queue, n8nEnv);
 		try {
 			const [probeConversation] = await conversationsOn(context, OTHER.channel, 1);
 			const loadStart = os.loadavg();
@@ -342,7 +394,7 @@ async function measure({ name, queue, log }) {
 				idleSent.push((await inbound(context, probeConversation, `idle probe ${index}`)).id);
 				await sleep(PROBE_MS);
 			}
-			const idle = stats(await probeLatencies(context, idleSent, idleSeen));
+			const idle = statsOfBoth(await probeLatencies(context, idleSent, idleSeen));
 			log(`${name}: intake calibration`);
 			const intake = await calibrateIntake(context);
 			log(`${name}: ${atOnce} conversations at once`);
@@ -355,14 +407,15 @@ async function measure({ name, queue, log }) {
 			const bursts = await levelBursts(context, burstCount, rate, probeConversation);
 			const loadEnd = os.loadavg();
 			const levels = {
-				at_once: { counts: once.counts, ours: stats(once.latencies), other_workflow: stats(once.other), load_average_after: loadAfterOnce },
-				peer_at_once: { counts: peer.counts, latency: stats(peer.latencies) },
-				bursts: { counts: bursts.counts, messages_per_second: bursts.messages_per_second, ours: stats(bursts.latencies), other_workflow: stats(bursts.other), load_average_after: loadEnd },
+				at_once: { counts: once.counts, unplaced: once.unplaced, ours: statsOfBoth(once.latencies), phases: statsOfPhases(once.phases), other_workflow: statsOfBoth(once.other), load_average_after: loadAfterOnce },
+				peer_at_once: { counts: peer.counts, latency: statsOfBoth(peer.latencies) },
+				bursts: { counts: bursts.counts, unplaced: bursts.unplaced, messages_per_second: bursts.messages_per_second, ours: statsOfBoth(bursts.latencies), phases: statsOfPhases(bursts.phases), other_workflow: statsOfBoth(bursts.other), load_average_after: loadEnd },
 			};
 			const json = {
 				measured_at: new Date().toISOString(),
 				n8n: N8N_VERSION,
 				mode: queue ? 'queue (PostgreSQL, Redis, main, 1 webhook process, 2 workers at concurrency 10)' : 'regular (SQLite)',
+				n8n_env: n8nEnv,
 				machine: { cpus: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30), load_average_start: loadStart, load_average_end: loadEnd },
 				command: `BENCH_VOLUME_AT_ONCE=${atOnce} BENCH_VOLUME_BURSTS=${burstCount} npm run bench -- --only ${name}`,
 				sandbox: { latency_ms: SANDBOX_LATENCY_MS, rate_limit_per_second: RATE_LIMIT },
@@ -384,44 +437,67 @@ async function measure({ name, queue, log }) {
 
 function goalsOf(json) {
 	const { at_once: once, bursts } = json.levels;
-	const exact = (counts) => counts.continued_once === counts.bursts && counts.lost === 0 && counts.doubled === 0 && counts.wrong_messages === 0 && counts.failed_executions === 0;
-	const timely = (s) => s.median_ms !== null && s.median_ms <= GOALS.medianMs && s.p95_ms <= GOALS.p95Ms;
-	const calm = (s) => s.median_ms !== null && json.other_workflow_idle.median_ms !== null && s.median_ms <= GOALS.otherWorkflowFactor * json.other_workflow_idle.median_ms;
-	const counted = (counts) => `${counts.continued_once}/${counts.bursts} once, ${counts.lost} lost, ${counts.doubled} doubled, ${counts.wrong_messages} with other messages, ${counts.failed_executions} failed`;
-	const timed = (s) => `median ${s.median_ms} ms, p95 ${s.p95_ms} ms`;
-	const beside = (s) => `${s.median_ms} ms during, ${json.other_workflow_idle.median_ms} ms idle`;
+	const exact = (counts) =>
+		counts.continued_once === counts.bursts && counts.lost === 0 && counts.doubled === 0 && counts.wrong_messages === 0 && counts.unplaced_continuations === 0 && counts.failed_executions === 0;
+	// The continuation is judged from n8n's acknowledgement, as the issue counts
+	// it (the top of this file), its value also giving the figure from the
+	// arrival; the other workflow from both starts, the arrival being what its
+	// customer waits.
+	const timely = ({ from_acknowledgement: s }) => s.median_ms !== null && s.median_ms <= GOALS.medianMs && s.p95_ms <= GOALS.p95Ms;
+	const calm = (during, start) => {
+		const [now, idle] = [during[start].median_ms, json.other_workflow_idle[start].median_ms];
+		return { value: `${now} ms during, ${idle} ms idle`, met: now !== null && idle !== null && now <= GOALS.otherWorkflowFactor * idle };
+	};
+	const counted = (counts) => `${counts.continued_once}/${counts.bursts} once, ${counts.lost} lost, ${counts.doubled} doubled, ${counts.wrong_messages} with other messages, ${counts.unplaced_continuations} unplaced, ${counts.failed_executions} failed`;
+	const timed = ({ from_acknowledgement: s, from_arrival: a }) => `median ${s.median_ms} ms, p95 ${s.p95_ms} ms (from the arrival: ${a.median_ms} ms, ${a.p95_ms} ms)`;
+	const other = GOALS.otherWorkflowFactor;
 	return [
 		{ goal: 'at once: every conversation continued exactly once with its own message', value: counted(once.counts), met: exact(once.counts) },
 		{ goal: `at once: continuation median ≤ ${GOALS.medianMs} ms and p95 ≤ ${GOALS.p95Ms} ms after the quiet period`, value: timed(once.ours), met: timely(once.ours) },
-		{ goal: `at once: the other workflow's median within ${GOALS.otherWorkflowFactor}× its idle median`, value: beside(once.other_workflow), met: calm(once.other_workflow) },
+		{ goal: `at once: the other workflow's median from acknowledgement within ${other}× its idle median`, ...calm(once.other_workflow, 'from_acknowledgement') },
+		{ goal: `at once: the other workflow's median from arrival within ${other}× its idle median`, ...calm(once.other_workflow, 'from_arrival') },
 		{ goal: 'bursts: every burst continued exactly once with its own messages', value: counted(bursts.counts), met: exact(bursts.counts) },
 		{ goal: `bursts: continuation median ≤ ${GOALS.medianMs} ms and p95 ≤ ${GOALS.p95Ms} ms after the quiet period`, value: timed(bursts.ours), met: timely(bursts.ours) },
-		{ goal: `bursts: the other workflow's median within ${GOALS.otherWorkflowFactor}× its idle median`, value: beside(bursts.other_workflow), met: calm(bursts.other_workflow) },
+		{ goal: `bursts: the other workflow's median from acknowledgement within ${other}× its idle median`, ...calm(bursts.other_workflow, 'from_acknowledgement') },
+		{ goal: `bursts: the other workflow's median from arrival within ${other}× its idle median`, ...calm(bursts.other_workflow, 'from_arrival') },
 	];
 }
+
+const settingsOf = (env) => {
+	const set = Object.entries(env ?? {}).map(([name, value]) => `${name}=${value}`);
+	return set.length === 0 ? "n8n's defaults" : set.join(', ');
+};
 
 function markdown(json) {
 	const load = (values) => values.map((value) => value.toFixed(2)).join(', ');
 	const { at_once: once, peer_at_once: peer, bursts } = json.levels;
-	const row = (label, s) => `| ${label} | ${s.samples} | ${s.median_ms} | ${s.p95_ms} | ${s.max_ms} |`;
+	const row = (label, { from_acknowledgement: s, from_arrival: a }) => `| ${label} | ${s.samples} | ${s.median_ms} | ${s.p95_ms} | ${s.max_ms} | ${a.median_ms} | ${a.p95_ms} |`;
 	return [
 		'# Answer a Burst Once at volume',
 		'',
-		`Measured ${json.measured_at} in n8n ${json.n8n}, ${json.mode} mode, ${json.machine.cpus} CPUs, by \`${json.command}\`.`,
+		`Measured ${json.measured_at} in n8n ${json.n8n}, ${json.mode} mode, ${settingsOf(json.n8n_env)}, ${json.machine.cpus} CPUs, by \`${json.command}\`.`,
 		`Load average (1, 5, 15 min) at the start: ${load(json.machine.load_average_start)}; after the "at once" level: ${load(once.load_average_after)}; at the end: ${load(json.machine.load_average_end)}.`,
 		`Sandbox latency ${json.sandbox.latency_ms} ms, ${json.sandbox.rate_limit_per_second} requests/s per key. Quiet period ${json.quiet_seconds} s.`,
 		`Intake calibration (the other workflow's trigger, 20 conversations in parallel, each waiting for its acknowledgement): ${json.intake_calibration.messages} deliveries in ${json.intake_calibration.seconds.toFixed(1)} s, ${json.intake_calibration.per_second}/s; the bursts level sends at ${bursts.messages_per_second} messages/s (70%).`,
 		'',
-		'Latency after the quiet period: the start of the next node minus (the arrival of the last delivery of the burst at the relay in front of n8n + the quiet period). The other workflow: the arrival of its message → its next node.',
+		'Latency after the quiet period, from n8n\'s acknowledgement of the burst\'s last delivery (the goals\' measure): the peer acknowledges at once and then waits the quiet period, so its latency is the start of the next node minus (acknowledgement + quiet period); ours holds the delivery through the quiet period and acknowledges it once its execution exists, so its latency is the start of the next node minus the acknowledgement. From the arrival: the start of the next node minus (the arrival of that delivery at the relay in front of n8n + the quiet period), which adds the time n8n took to take the delivery in. The other workflow: its acknowledgement (and its arrival) → its next node.',
 		'',
-		'| What | samples | median ms | p95 ms | max ms |',
-		'|---|---|---|---|---|',
+		'| What | samples | from acknowledgement: median ms | p95 ms | max ms | from arrival: median ms | p95 ms |',
+		'|---|---|---|---|---|---|---|',
 		row(`ours, ${once.counts.bursts} conversations at once`, once.ours),
 		row(`peer (Webhook → Wait node), ${peer.counts.messages} conversations at once`, peer.latency),
 		row(`ours, ${bursts.counts.bursts} bursts of 3 over 2 s`, bursts.ours),
 		row('the other workflow, idle', json.other_workflow_idle),
 		row('the other workflow, during "at once"', once.other_workflow),
 		row('the other workflow, during "bursts"', bursts.other_workflow),
+		'',
+		'Where ours spent the time from the acknowledgement to the next node (median, p95 ms): until the trigger\'s step started; the step (the rest of the quiet period, the read of the conversation, the ledger); then until the next node started.',
+		'',
+		'| Level | acknowledgement → step | step | step → next node |',
+		'|---|---|---|---|',
+		...[['at once', once.phases], ['bursts', bursts.phases]].map(
+			([label, p]) => `| ${label} | ${p.acknowledgement_to_step.median_ms}, ${p.acknowledgement_to_step.p95_ms} | ${p.step.median_ms}, ${p.step.p95_ms} | ${p.step_to_next.median_ms}, ${p.step_to_next.p95_ms} |`,
+		),
 		'',
 		`Counts, at once: ${JSON.stringify(once.counts)}. Peer: ${JSON.stringify(peer.counts)}. Bursts: ${JSON.stringify(bursts.counts)}.`,
 		'',
@@ -436,5 +512,8 @@ function markdown(json) {
 
 const run = ({ log }) => measure({ name: 'burst-volume', queue: false, log });
 const runInQueueMode = ({ log }) => measure({ name: 'burst-volume-queue', queue: true, log });
+/** Every n8n process of the run with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (webhooks.js says what it changes). */
+const runWithLazyIsolates = ({ log }) => measure({ name: 'burst-volume-lazy', queue: false, log, n8nEnv: LAZY_ISOLATES });
+const runInQueueModeWithLazyIsolates = ({ log }) => measure({ name: 'burst-volume-queue-lazy', queue: true, log, n8nEnv: LAZY_ISOLATES });
 
-module.exports = { run, runInQueueMode, markdown };
+module.exports = { run, runInQueueMode, runWithLazyIsolates, runInQueueModeWithLazyIsolates, markdown };

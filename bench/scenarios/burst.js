@@ -120,6 +120,7 @@ async function startPeerRelay(targetPort, path, channel) {
 	let secret;
 	const agent = new http.Agent({ keepAlive: true });
 	const arrivals = new Map();
+	const acknowledgements = new Map();
 	let passedBy = 0;
 	const server = http.createServer((request, response) => {
 		const arrivedAt = Date.now();
@@ -139,11 +140,15 @@ async function startPeerRelay(targetPort, path, channel) {
 				response.writeHead(200).end();
 				return;
 			}
-			arrivals.set(message.id, arrivedAt);
+			// The first delivery's: a retry after the sender's timeout arrives later.
+			if (!arrivals.has(message.id)) arrivals.set(message.id, arrivedAt);
 			const headers = { 'content-type': 'application/json', 'content-length': body.length };
 			const forward = http.request({ host: '127.0.0.1', port: targetPort(), method: 'POST', path: `/webhook/${path}`, headers, agent }, (answer) => {
 				answer.resume();
-				answer.on('end', () => response.writeHead(answer.statusCode).end());
+				answer.on('end', () => {
+					if (answer.statusCode < 300 && !acknowledgements.has(message.id)) acknowledgements.set(message.id, Date.now());
+					response.writeHead(answer.statusCode).end();
+				});
 			});
 			forward.on('error', () => response.writeHead(502).end());
 			forward.end(body);
@@ -155,6 +160,8 @@ async function startPeerRelay(targetPort, path, channel) {
 		setSecret: (value) => (secret = value),
 		/** When the delivery of a message reached the relay. */
 		arrivalOf: (messageId) => arrivals.get(messageId),
+		/** When n8n first answered a delivery of a message with a 2xx. */
+		acknowledgementOf: (messageId) => acknowledgements.get(messageId),
 		passedBy: () => passedBy,
 		async close() {
 			agent.destroy();

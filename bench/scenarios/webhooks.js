@@ -271,4 +271,4 @@ const runWithFullWindow = (context) =>
 			'as 5 events/s for two hours leave it; n8n reads and writes that whole row for every accepted event. The plain Webhook node keeps no window.',
 	});
 
-module.exports = { run, runWithLazyIsolates, runWithFullWindow };
+module.exports = { run, runWithLazyIsolates, runWithFullWindow, LAZY_ISOLATES };
