@@ -4,10 +4,11 @@
  * sandbox (created / updated / unchanged, once per person within a run and
  * across two runs at once, If Several Match, Continue On Fail).
  */
+import { createMaySendAgain } from '../../nodes/Omnichannel/actions/contact/createOrUpdate.operation';
 import { emailKey, looksLikeEmail, phoneKey, phoneSearchText } from '../../nodes/Omnichannel/helpers/contactMatch';
 import { processedData, runNode } from '../support/host/action-node.cjs';
 import type { RunResult } from '../support/host/action-node.cjs';
-import { api, resetStats, stats } from '../support/sandbox.cjs';
+import { api, clearFaults, resetStats, setFaults, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { useSandbox } from '../support/suite.cjs';
 
@@ -245,5 +246,30 @@ describe('several matches, a missing name, Continue On Fail', () => {
 		expect(result.json[1].error).toMatch(/^Invalid 'Name': it is empty, and no contact matches.* \[item 1\]$/);
 		expect(upsert(result.json[2]).action).toBe('created');
 		expect(await contactsWith(`nameless-${tag}`)).toHaveLength(0);
+	});
+});
+
+describe('a create that the API failed', () => {
+	test('only the API\'s own 500 or 503 lets a create that the search did not find be sent again', () => {
+		expect([500, 503].map(createMaySendAgain)).toEqual([true, true]);
+		// A gateway's 502 or 504, or no answer: the API may still be creating the contact.
+		expect([502, 504, NaN].map(createMaySendAgain)).toEqual([false, false, false]);
+	});
+
+	test('15% of requests answered 500 (before or after the change): every row created once, none failed', async () => {
+		const tag = newTag();
+		const rows = Array.from({ length: 60 }, (_, index) => ({ email: `p${index}-${tag}@example.com`, name: `Person ${index}` }));
+		await setFaults(suite.sb, { error_rate: 0.15, error_status: 500 });
+		let result: RunResult;
+		try {
+			result = await run(fromRow(), rows);
+		} finally {
+			await clearFaults(suite.sb);
+		}
+		// Without sending again, a create failed before the change fails its item: at 7.5% per create, 60 rows pass with a chance of 1 in 100.
+		expect(result.status).toBe('success');
+		expect(result.json.map((json) => upsert(json).action)).toEqual(rows.map(() => 'created'));
+		const stored = await contactsWith(tag);
+		expect(stored.map((contact) => contact.email).sort()).toEqual(rows.map((row) => row.email).sort());
 	});
 });

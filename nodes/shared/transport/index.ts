@@ -6,3 +6,4 @@ export { credentialChatWaitKey } from './credentials';
 export { apiRequestAllItems, listPage, PER_PAGE_MAX } from './pagination';
 export type { ListOptions, ListPage } from './pagination';
 export { DEFAULT_REQUESTS_PER_SECOND, MAX_CONCURRENT_REQUESTS } from './rateLimiter';
+export { MAX_ATTEMPTS } from './retry';

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../../../shared/transport';
+import { apiRequest, apiRequestAllItems, MAX_ATTEMPTS } from '../../../shared/transport';
 import { checkName, contactBody, contactFieldOptions, nameProperty } from '../../helpers/contactFields';
 import {
 	changedFields,
@@ -178,6 +178,18 @@ function readRow(context: IExecuteFunctions, validator: ItemValidator): Row {
 	return { matchBy, keys, body, defaultCountryCode, ifSeveralMatch };
 }
 
+/**
+ * Whether a create that failed with `status` (NaN: no answer) and whose
+ * contact the search then did not find may be sent again. Only the API's own
+ * 500 or 503 says it has finished with the request, so the search shows
+ * whether it created the contact; after 502 or 504 (a gateway's) or a
+ * dropped connection the API may still be creating it, and the item fails
+ * instead. Searched and sent under the person's lock, a second send cannot
+ * make a second contact of this workflow's (docs/api-assumptions.md,
+ * "A failed contact create").
+ */
+export const createMaySendAgain = (status: number): boolean => status === 500 || status === 503;
+
 export const execute: OperationExecute = async function (itemIndex, run) {
 	const validator = new ItemValidator(this.getNode(), itemIndex);
 	const row = readRow(this, validator);
@@ -243,25 +255,27 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 		if (row.body.name === undefined) {
 			validator.fail('Name', 'it is empty, and no contact matches: a new contact needs a name', "Enter the contact's name, or map the column that holds it.", 'text of 1 to 200 characters');
 		}
-		if (!held()) {
-			throw new NodeOperationError(this.getNode(), `Another n8n process took over the lock that keeps contacts from being created twice [item ${itemIndex}]`, {
-				itemIndex,
-				description: 'This process was out of touch with the database for too long. Nothing was created for this item; run it again.',
-			});
-		}
 		const fields = Object.keys(row.body).filter((field) => field !== 'comment');
-		try {
-			const contact = (await apiRequest.call(this, 'POST', '/contacts', { ...request, body: row.body })) as IDataObject;
-			return report(contact, 'created', fields, null);
-		} catch (error) {
-			const failure = error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			// A create that failed after it may have reached the API (a 5xx, a
-			// dropped connection) is looked for before the item fails.
-			const status = failure instanceof NodeApiError ? Number(failure.httpCode) : NaN;
-			if (status >= 400 && status < 500) throw failure;
-			const again = await findMatches();
-			if (again.contacts.length === 0) throw failure;
-			return report(pick(again), 'created', fields, null);
+		for (let attempt = 1; ; attempt++) {
+			if (!held()) {
+				throw new NodeOperationError(this.getNode(), `Another n8n process took over the lock that keeps contacts from being created twice [item ${itemIndex}]`, {
+					itemIndex,
+					description: 'This process was out of touch with the database for too long. Nothing was created for this item; run it again.',
+				});
+			}
+			try {
+				const contact = (await apiRequest.call(this, 'POST', '/contacts', { ...request, body: row.body })) as IDataObject;
+				return report(contact, 'created', fields, null);
+			} catch (error) {
+				const failure = error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+				// A create that failed after it may have reached the API (a 5xx, a
+				// dropped connection) is looked for before the item fails.
+				const status = failure instanceof NodeApiError ? Number(failure.httpCode) : NaN;
+				if (status >= 400 && status < 500) throw failure;
+				const again = await findMatches();
+				if (again.contacts.length > 0) return report(pick(again), 'created', fields, null);
+				if (!createMaySendAgain(status) || attempt >= MAX_ATTEMPTS) throw failure;
+			}
 		}
 	};
 
