@@ -263,9 +263,9 @@ function judgeBursts(context, executions, bursts) {
 			const last = burst.messageIds.at(-1);
 			const [arrived, acknowledged] = [arrivalOf(context, OURS, last), acknowledgementOf(context, OURS, last)];
 			if (arrived && acknowledged) {
-				latencies.fromAcknowledgement.push(found[0].nextStartedAt - acknowledged);
-				latencies.fromArrival.push(found[0].nextStartedAt - (arrived + QUIET_MS));
 				const { triggerStartedAt, triggerMs, nextStartedAt } = found[0];
+				latencies.fromAcknowledgement.push(nextStartedAt - acknowledged);
+				latencies.fromArrival.push(nextStartedAt - (arrived + QUIET_MS));
 				phases.untilStep.push(triggerStartedAt - acknowledged);
 				phases.step.push(triggerMs);
 				phases.afterStep.push(nextStartedAt - (triggerStartedAt + triggerMs));
