@@ -5,7 +5,7 @@
 //   BENCH_RUNS=1 npm run bench -- --only webhooks
 //   npm run bench -- --only queue      queue mode, K = 2 and 3 workers (BENCH_QUEUE_RUNS, default 1)
 //   npm run bench -- --only webhooks-queue  webhook intake in queue mode, 1 and 2 webhook processes
-//   npm run bench -- --only lock-calls      the ledger lock's database calls per delivery at 20 and 40/s (no n8n)
+//   npm run bench -- --only lock-calls      the ledger lock's database calls per delivery at 20 and 40/s, 4 ms and 1 s per call (no n8n)
 //   npm run bench -- --only upsert          Contact > Create or Update beside the same sync built from n8n nodes
 //   npm run bench -- --only sandbox    the sandbox alone, no n8n (also: npm run bench:sandbox)
 //   npm run bench -- --only window     the trigger's de-duplication window (also: npm run bench:window)

@@ -45,8 +45,18 @@ export function setLockTiming(timing: LockTiming): void {
 	lockTiming = timing;
 }
 
-/** How long a drain keeps the lock before it gives it back (LOCK_TIMING's when a test's timing sets none). */
-const holdMs = (): number => lockTiming.holdMs ?? LOCK_TIMING.holdMs ?? 0;
+/**
+ * How long a drain keeps the lock before it gives it back: LockTiming.holdMs
+ * (LOCK_TIMING's when a test's timing sets none), and longer when n8n's
+ * database is slow, so that taking and giving back the lock (four calls)
+ * stays a small part of the time it is held: HOLD_PER_TAKE times what taking
+ * it cost, up to MAX_HOLD_MS. Measured in a busy n8n on SQLite, one call took
+ * up to 2.6 s, and every batch then paid for taking and giving back the lock.
+ */
+const HOLD_PER_TAKE = 5;
+const MAX_HOLD_MS = 10_000;
+const holdMsFor = (lock: HeldLock): number =>
+	Math.min(Math.max(lockTiming.holdMs ?? LOCK_TIMING.holdMs ?? 0, HOLD_PER_TAKE * lock.takeMs), MAX_HOLD_MS);
 
 export interface LedgerLog {
 	warn(message: string): void;
@@ -88,7 +98,7 @@ class DrainLock {
 	/** The lock for the next batch; undefined when the check must run without it (logged). */
 	async forBatch(): Promise<HeldLock | undefined> {
 		// A check that ran without the lock tries for it again with the next batch.
-		if (this.lock?.held && Date.now() - this.takenAt < holdMs()) return this.lock;
+		if (this.lock?.held && Date.now() - this.takenAt < holdMsFor(this.lock)) return this.lock;
 		const handingOver = this.lock?.held === true;
 		await this.release();
 		// Long enough for a waiting process's next try (databaseLock.ts polls every 5 to 25 ms) to find the lock free.
@@ -99,12 +109,14 @@ class DrainLock {
 	}
 
 	/**
-	 * Whether more checks came within LINGER_MS of the queue running empty,
-	 * while the lock is still this process's to keep: executions arriving one
-	 * after another then share one lock instead of taking it each.
+	 * Whether more checks came within LINGER_MS (or as long as taking the lock
+	 * cost, if longer) of the queue running empty, while the lock is still this
+	 * process's to keep: executions arriving one after another then share one
+	 * lock instead of taking it each.
 	 */
 	async moreWithin(hasMore: () => boolean): Promise<boolean> {
-		const until = Math.min(Date.now() + LINGER_MS, this.takenAt + holdMs());
+		if (!this.lock) return false;
+		const until = Math.min(Date.now() + Math.max(LINGER_MS, this.lock.takeMs), this.takenAt + holdMsFor(this.lock));
 		while (this.lock?.held && Date.now() < until) {
 			await sleep(LINGER_SLICE_MS);
 			if (hasMore()) return true;

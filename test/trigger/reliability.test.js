@@ -311,6 +311,34 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		expect(table.rows.has('wf|')).toBe(false);
 	});
 
+	test('on a slow database the lock is kept for the next execution\'s check instead of being given back and taken again', async () => {
+		const table = new ProcessedDataTable(1);
+		const helpers = table.helpers('wf', 'node-1');
+		const ledger = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		ledger.setLockTiming(TIMING);
+		let releases = 0;
+		// Every call on the lock's row takes 300 ms: taking the lock (a try and a stamp) costs about 600 ms.
+		const slowLock = {
+			checkProcessedAndRecord: async (items, scope, options) => {
+				if (scope === 'workflow') await sleep(300);
+				return await helpers.checkProcessedAndRecord(items, scope, options);
+			},
+			clearAllProcessedItems: async (scope, options) => {
+				if (scope === 'workflow') releases++;
+				return await helpers.clearAllProcessedItems(scope, options);
+			},
+		};
+		// The second execution's check comes 200 ms after the first got its verdict: past a
+		// 100 ms linger and a 500 ms hold, within the time taking the lock cost.
+		const first = await ledger.recordEvent(slowLock, NODE, 'evt_1', quietLog);
+		await sleep(200);
+		const second = await ledger.recordEvent(slowLock, NODE, 'evt_2', quietLog);
+		await ledger.whenIdle();
+		expect([first, second]).toEqual(['first', 'first']);
+		expect(releases).toBe(1);
+		expect(table.rows.has('wf|')).toBe(false);
+	});
+
 	test('a failed release is logged; the verdicts stand', async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
