@@ -47,7 +47,12 @@ export interface LockTiming {
 	holdMs?: number;
 }
 
-export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 1_000, giveUpMs: 120_000, holdMs: 500 };
+/**
+ * A holder renews every 5 s: three times before it would stop counting itself
+ * as the holder (staleMs / 2), and rarely enough that a lock kept through a
+ * long spell on a slow database adds few writes to the database's queue.
+ */
+export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 5_000, giveUpMs: 120_000, holdMs: 500 };
 
 const LOCK: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };
 
