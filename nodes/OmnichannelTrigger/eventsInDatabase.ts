@@ -51,7 +51,7 @@ export function setLockTiming(timing: LockTiming): void {
  * database is slow, so that taking and giving back the lock (four calls)
  * stays a small part of the time it is held: HOLD_PER_TAKE times what taking
  * it cost, up to MAX_HOLD_MS. Measured in a busy n8n on SQLite, one call took
- * up to 2.6 s, and every batch then paid for taking and giving back the lock.
+ * up to 3 s, and every batch then paid for taking and giving back the lock.
  */
 const HOLD_PER_TAKE = 5;
 const MAX_HOLD_MS = 10_000;

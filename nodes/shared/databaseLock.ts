@@ -48,9 +48,10 @@ export interface LockTiming {
 }
 
 /**
- * A holder renews every 5 s: three times before it would stop counting itself
- * as the holder (staleMs / 2), and rarely enough that a lock kept through a
- * long spell on a slow database adds few writes to the database's queue.
+ * A holder renews every 5 s: a renewal call may then take up to 10 s before
+ * the holder stops counting itself as the holder (staleMs / 2; single calls
+ * took up to 3 s in an n8n taking in a storm), and a lock kept through a long
+ * spell on a slow database adds few writes to the database's queue.
  */
 export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 5_000, giveUpMs: 120_000, holdMs: 500 };
 
