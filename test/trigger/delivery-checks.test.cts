@@ -166,9 +166,13 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
 		await helpers.checkProcessedAndRecord([1], 'workflow', { mode: 'latestIncrementalKey' });
+		// Every reading of the clock moves it 100 ms on: the dead holder's stamp (1) is
+		// long stale, and confirming that (3 s) takes a few dozen readings. A bigger
+		// step would also age the new holder's own stamp past half the stale age
+		// while it keeps the lock after its check, so it would not release it.
 		const now = jest.spyOn(Date, 'now');
 		let clock = T0;
-		now.mockImplementation(() => (clock += 1_000));
+		now.mockImplementation(() => (clock += 100));
 		try {
 			const ledger = processLedger();
 			expect(await ledger.recordEvent(helpers, NODE_1, 'evt_after_crash', quietLog)).toBe('first');
