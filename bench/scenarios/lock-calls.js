@@ -4,11 +4,12 @@
 // with the lock taken per batch (the revision before "one lock per busy
 // spell"), kept per busy spell for a fixed 500 ms and renewed every second
 // (the revision before the hold scaled to the lock's cost) and as this tree
-// keeps it, taking turns in the same run. No n8n: the ledger modules run against the stand-in of n8n's
-// processed_data table of the in-process tests, each call delayed by a fixed
-// database round trip: 4 ms (an idle n8n) and 1 s (an n8n on SQLite taking
-// in a storm under its defaults, where the volume bench measured calls of
-// 0.2 to 3 s); every execution's first step is one recordEvent call,
+// keeps it, taking turns in the same run. No n8n: the ledger modules run
+// against the stand-in of n8n's processed_data table of the in-process
+// tests, each call delayed by a fixed database round trip: 4 ms (an idle
+// n8n) and 1 s (an n8n on SQLite taking in a storm under its defaults, where
+// the volume bench measured calls of 0.2 to 3 s); every execution's first
+// step is one recordEvent call,
 // arriving at a fixed rate, in one process or split over two (queue mode's
 // workers). Statements are counted as n8n 2.40 issues them on SQLite (see
 // the benchmarks page): creating the lock row 3, any other check-and-record
