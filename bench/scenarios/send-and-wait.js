@@ -84,8 +84,9 @@ function workflowsFor(credential) {
 async function post(url, json) {
 	const response = await fetch(url, {
 		method: 'POST',
-		headers: json ? { 'content-type': 'application/json' } : { 'content-type': 'application/x-www-form-urlencoded' },
-		body: json ? JSON.stringify(json) : '',
+		// Without JSON, the approval page's button as a browser sends it: an empty multipart form (the page's enctype).
+		headers: json ? { 'content-type': 'application/json' } : {},
+		body: json ? JSON.stringify(json) : new FormData(),
 		signal: AbortSignal.timeout(60_000),
 	});
 	await response.text();

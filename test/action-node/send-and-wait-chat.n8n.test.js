@@ -12,7 +12,7 @@ const { omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w } = r
 const { AFTER, afterOutputsIn } = require('../support/n8n/after-wait');
 const { askedTwiceThenReplied, chatWaitWorkflow, conversationReader, expectSuperseded, readerClient } = require('../support/n8n/chat-waits');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { visit, linksOf } = require('./send-and-wait-support');
+const { linksOf, openForm, submit } = require('./send-and-wait-support');
 
 const TEST_TIMEOUT_MS = 5 * 60 * 1000;
 /** Time for anything that should not happen (a second run, a second resume) to show up. */
@@ -225,6 +225,8 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 
 			await inbound(conversation.id, 'maybe later');
 			await waitForMessage(conversation.id, 'Please reply YES to approve or NO to decline.');
+			// A manager opens the Decline link's page now and presses its button after the chat answered.
+			const declineForm = await openForm(linksOf(question.content)[1].url);
 			await inbound(conversation.id, 'hmm?');
 			await sleep(QUIET_PERIOD_MS);
 			expect(startingWith(await messages(conversation.id), 'Please reply')).toHaveLength(1);
@@ -237,7 +239,7 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 			expect(output.reply.content).toBe(' Yes! ');
 
 			// The links are settled too: the first answer won.
-			const late = await visit(linksOf(question.content)[1].url, { method: 'POST' });
+			const late = await submit(declineForm);
 			expect(late.html).not.toContain('Your answer:');
 			await sleep(QUIET_PERIOD_MS);
 			const all = await messages(conversation.id);
@@ -267,8 +269,9 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 					timeoutMs: 30_000,
 					intervalMs: 100,
 				});
-				// The link starts later round by round, so that either answer can come first.
-				await Promise.all([sleep(round * 150).then(() => visit(approveLink, { method: 'POST' })), inbound(conversation.id, 'NO')]);
+				// The link's page is open; its button is pressed later round by round, so that either answer can come first.
+				const approveForm = await openForm(approveLink);
+				await Promise.all([sleep(round * 150).then(() => submit(approveForm)), inbound(conversation.id, 'NO')]);
 				await waitForMessage(conversation.id, AFTER);
 				await sleep(QUIET_PERIOD_MS);
 				const outputs = await afterOutputs(conversation.id);

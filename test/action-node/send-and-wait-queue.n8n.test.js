@@ -8,7 +8,7 @@ const fs = require('fs');
 
 const { sleep, waitFor } = require('../../harness');
 const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, visit } = require('./send-and-wait-support');
+const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, openForm, submit } = require('./send-and-wait-support');
 
 const TEST_TIMEOUT_MS = 4 * 60 * 1000;
 const QUIET_PERIOD_MS = 3000;
@@ -48,12 +48,13 @@ describe('Send and Wait for Response in n8n (queue mode)', () => {
 			expect(new URL(approve.url).origin).toBe(cluster.webhook.baseUrl);
 			const executionId = executionOf(approve);
 
+			const approveForm = await openForm(approve.url);
 			const forged = new URL(approve.url);
 			forged.searchParams.set('approved', 'false');
-			expect((await visit(forged.toString(), { method: 'POST' })).status).toBe(401);
+			expect((await submit({ ...approveForm, url: forged.toString() })).status).toBe(401);
 			expect(await status(executionId)).toBe('waiting');
 
-			const submitted = await answer(approve.url);
+			const submitted = await submit(approveForm);
 			expect(submitted.status).toBe(200);
 			expect(submitted.html).toContain('Your answer: <strong>Approve</strong>');
 			const [output] = await driver.waitForAfter(conversation.id);
@@ -61,7 +62,7 @@ describe('Send and Wait for Response in n8n (queue mode)', () => {
 			await waitFor(async () => (await status(executionId)) === 'success', { what: 'the resumed execution to finish', timeoutMs: 30_000 });
 			expect(workerStarts(executionId)).toBe(2);
 
-			expect((await visit(approve.url, { method: 'POST' })).html).not.toContain('Your answer:');
+			expect((await submit(approveForm)).html).not.toContain('Your answer:');
 			await sleep(QUIET_PERIOD_MS);
 			expect(await driver.afterOutputs(conversation.id)).toHaveLength(1);
 		},

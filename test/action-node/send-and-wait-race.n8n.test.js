@@ -5,7 +5,7 @@
 // else must learn that it was not. Prints what each person saw.
 const { sleep } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { FLOWS, allWorkflows, conversationDriver, executionOf, visit } = require('./send-and-wait-support');
+const { FLOWS, allWorkflows, conversationDriver, executionOf, openForm, submit, visit } = require('./send-and-wait-support');
 
 /** Time for anything that should not happen (a second resumption) to show up. */
 const QUIET_PERIOD_MS = 3000;
@@ -55,7 +55,9 @@ describe('Send and Wait: answers sent at the same moment (regular mode)', () => 
 
 	/** Sends the answers at once; checks that one was used, and that only its sender was told it was recorded. */
 	async function race(conversationId, executionId, answers) {
-		const responses = await Promise.all(answers.map(({ url, form }) => visit(url, { method: 'POST', form })));
+		// Every person has the page open first, then they all press its button at once.
+		const forms = await Promise.all(answers.map(({ url }) => openForm(url)));
+		const responses = await Promise.all(answers.map(({ fields }, index) => submit(forms[index], fields)));
 		const outcomes = responses.map(seen);
 		const errors = responses.filter((response) => seen(response) === "n8n's 500 JSON").map((response) => JSON.parse(response.html).message);
 		if (errors.length > 0) console.log(`send and wait race: n8n's 500 answers: ${JSON.stringify(counts(errors))}`);
@@ -110,13 +112,13 @@ describe('Send and Wait: answers sent at the same moment (regular mode)', () => 
 			const conversation = await driver.newConversation('telegram');
 			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.freeText, conversation.id, 'Three agents answer at once?', ctx.n8n.api);
 			const executionId = executionOf(links[0]);
-			const answers = ['First answer', 'Second answer', 'Third answer'].map((text) => ({ url: links[0].url, form: { text } }));
+			const answers = ['First answer', 'Second answer', 'Third answer'].map((text) => ({ url: links[0].url, fields: { text } }));
 
 			const { outcomes, used } = await race(conversation.id, executionId, answers);
 			console.log(`send and wait race, free text: ${JSON.stringify(counts(outcomes))}; used "${used.text}"`);
 			const recorded = outcomes.flatMap((outcome, index) => (outcome === 'recorded' ? [index] : []));
 			expect(recorded).toHaveLength(1);
-			expect(answers[recorded[0]].form.text).toBe(used.text);
+			expect(answers[recorded[0]].fields.text).toBe(used.text);
 			for (const outcome of outcomes.filter((o) => o !== 'recorded')) {
 				expect(NOT_RECORDED).toContain(outcome);
 			}

@@ -1,7 +1,7 @@
 'use strict';
 // Shared by the Send and Wait E2E files (regular and queue mode): the
 // workflows, the links read from the sandbox, and a person following them
-// the way a browser does (GET the page, POST its form).
+// the way a browser does (GET the page, POST its form as the form says).
 const crypto = require('crypto');
 
 const { waitFor, workflows: w } = require('../../harness');
@@ -61,31 +61,60 @@ function linksOf(text) {
 		.map(([, label, url]) => ({ label, url }));
 }
 
-/** A browser's visit: the status and the page. */
-async function visit(url, { method = 'GET', form } = {}) {
-	const response = await fetch(url, {
-		method,
-		redirect: 'manual',
-		headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : {},
-		body: form ? new URLSearchParams(form).toString() : undefined,
-		signal: AbortSignal.timeout(30_000),
-	});
+/** A browser's visit (GET): the status and the page. */
+async function visit(url) {
+	const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(30_000) });
 	return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
-/** Where the page's form posts: its action, or (none given) the page's own address, as a browser does. */
-function formTarget(pageUrl, html) {
-	const form = /<form\b[^>]*>/i.exec(html);
-	if (!form) throw new Error(`the page has no form: ${html.slice(0, 300)}`);
-	const action = /\baction="([^"]*)"/i.exec(form[0]);
-	return action && action[1] !== '' ? new URL(action[1], pageUrl).toString() : pageUrl;
+/**
+ * The page's form as a browser reads it: where it posts (its action, or the
+ * page's own address), with which method and encoding (HTML's default is
+ * urlencoded). Tests post only through it, so they post what a browser would.
+ */
+function formOf(pageUrl, html) {
+	const tag = /<form\b[^>]*>/i.exec(html);
+	if (!tag) throw new Error(`the page has no form: ${html.slice(0, 300)}`);
+	const attribute = (name) => new RegExp(`\\b${name}="([^"]*)"`, 'i').exec(tag[0])?.[1];
+	const action = attribute('action');
+	return {
+		url: action ? new URL(action, pageUrl).toString() : pageUrl,
+		method: (attribute('method') ?? 'get').toUpperCase(),
+		enctype: (attribute('enctype') ?? 'application/x-www-form-urlencoded').toLowerCase(),
+	};
 }
 
-/** Opens a link and submits its page's form with the given fields. */
-async function answer(url, form = {}) {
+/** The body a browser builds for the form's encoding (fetch sets multipart's boundary itself). */
+function encode(enctype, fields) {
+	if (enctype === 'multipart/form-data') {
+		const body = new FormData();
+		for (const [name, value] of Object.entries(fields)) body.append(name, value);
+		return { body, headers: {} };
+	}
+	if (enctype === 'application/x-www-form-urlencoded') {
+		return { body: new URLSearchParams(fields).toString(), headers: { 'content-type': enctype } };
+	}
+	throw new Error(`a browser does not send a form as ${enctype}`);
+}
+
+/** Sends a form (from formOf) with the given fields, as pressing its button does. */
+async function submit(form, fields = {}) {
+	if (form.method !== 'POST') throw new Error(`the form sends ${form.method}, not POST`);
+	const { body, headers } = encode(form.enctype, fields);
+	const response = await fetch(form.url, { method: 'POST', redirect: 'manual', headers, body, signal: AbortSignal.timeout(30_000) });
+	return { status: response.status, headers: response.headers, html: await response.text() };
+}
+
+/** Opens a link and reads its page's form; the person can send it now or later. */
+async function openForm(url) {
 	const page = await visit(url);
 	if (page.status !== 200) throw new Error(`${url} answered ${page.status}: ${page.html.slice(0, 300)}`);
-	return await visit(formTarget(url, page.html), { method: 'POST', form });
+	return formOf(url, page.html);
+}
+
+/** Opens a link and sends its page's form with the given fields. */
+async function answer(url, fields = {}) {
+	return await submit(await openForm(url), fields);
 }
 
 /** The execution a link resumes: /webhook-waiting/{executionId}/{nodeId}. */
@@ -162,4 +191,4 @@ function conversationDriver(client) {
 	};
 }
 
-module.exports = { FLOWS, allWorkflows, linksOf, visit, answer, formTarget, conversationDriver, executionOf, untilWaiting };
+module.exports = { FLOWS, allWorkflows, linksOf, visit, formOf, submit, openForm, answer, conversationDriver, executionOf, untilWaiting };

@@ -8,7 +8,7 @@
 // and a wait limit ends the wait with a timedOut item.
 const { sleep } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, visit } = require('./send-and-wait-support');
+const { FLOWS, allWorkflows, answer, conversationDriver, executionOf, formOf, openForm, submit, visit } = require('./send-and-wait-support');
 
 /** n8n's wait tracker looks for ended waits every 60 s: a limit resumes up to a minute late. */
 const TEST_TIMEOUT_MS = 4 * 60 * 1000;
@@ -52,6 +52,8 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 			expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
 			expect(page.html).toContain('<p>Refund €40 for order 1042?</p>');
 			expect(page.html).toMatch(/<form method="post"/);
+			const declineForm = formOf(decline.url, page.html);
+			const approveForm = await openForm(approve.url);
 			await sleep(QUIET_PERIOD_MS);
 			expect(await status(executionId)).toBe('waiting');
 
@@ -61,11 +63,11 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 			const madeUp = new URL(approve.url);
 			madeUp.searchParams.set('signature', 'f'.repeat(64));
 			for (const forged of [flipped, madeUp]) {
-				expect((await visit(forged.toString(), { method: 'POST' })).status).toBe(401);
+				expect((await submit({ ...approveForm, url: forged.toString() })).status).toBe(401);
 			}
 			expect(await status(executionId)).toBe('waiting');
 
-			const submitted = await answer(decline.url);
+			const submitted = await submit(declineForm);
 			expect(submitted.status).toBe(200);
 			expect(submitted.html).toContain('Your answer: <strong>Decline</strong>');
 			const [output] = await driver.waitForAfter(conversation.id);
@@ -78,9 +80,9 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 				conversationId: conversation.id,
 			});
 
-			// A second answer, with the other link or the same one again, changes nothing.
-			const again = await visit(approve.url, { method: 'POST' });
-			const reload = await visit(decline.url, { method: 'POST' });
+			// A second answer, from the other link's page or the same page again, changes nothing.
+			const again = await submit(approveForm);
+			const reload = await submit(declineForm);
 			for (const late of [again, reload]) expect(late.html).not.toContain('Your answer:');
 			await sleep(QUIET_PERIOD_MS);
 			expect(await driver.afterOutputs(conversation.id)).toHaveLength(1);
@@ -94,7 +96,8 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 		async () => {
 			const conversation = await driver.newConversation();
 			const { links } = await driver.start(ctx.n8n.baseUrl, FLOWS.approval, conversation.id, 'Both managers click at once?', ctx.n8n.api);
-			await Promise.all(links.map((link) => visit(link.url, { method: 'POST' })));
+			const forms = await Promise.all(links.map((link) => openForm(link.url)));
+			await Promise.all(forms.map((form) => submit(form)));
 			await driver.waitForAfter(conversation.id);
 			await sleep(QUIET_PERIOD_MS);
 			const outputs = await driver.afterOutputs(conversation.id);
@@ -146,12 +149,13 @@ describe('Send and Wait for Response in n8n (regular mode)', () => {
 			const conversation = await driver.newConversation();
 			const { message, links } = await driver.start(ctx.n8n.baseUrl, FLOWS.timeout, conversation.id, 'Quick: approve?', ctx.n8n.api);
 			const executionId = executionOf(links[0]);
+			const approveForm = await openForm(links[0].url);
 			const execution = await ctx.n8n.api.getExecution(executionId);
 			const expiresAt = Date.parse(execution.waitTill);
 			await sleep(Math.max(0, expiresAt - Date.now()) + 500);
 
 			// Past the limit: our "expired" page while n8n has not resumed it yet, n8n's own page after.
-			const late = await visit(links[0].url, { method: 'POST' });
+			const late = await submit(approveForm);
 			if (late.status === 410) expect(late.html).toContain('This link has expired');
 			else expect(late.html).not.toContain('Your answer:');
 

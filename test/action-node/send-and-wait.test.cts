@@ -223,6 +223,9 @@ describe('an n8n without the APIs the operation needs', () => {
 });
 
 /** A stand-in for n8n's webhook context: the request, a recorded response, and the pending item as $json. */
+/** A multipart post as n8n hands it to a node: the page's fields under `data`, its files under `files`. */
+const multipart = (fields: IDataObject): IDataObject => ({ data: fields, files: {} });
+
 function callWebhook(pending: IDataObject | undefined, request: { method: string; query: IDataObject; body?: IDataObject }) {
 	const response = { status: 0, headers: {} as Record<string, string>, body: '' as unknown };
 	const res = {
@@ -287,7 +290,7 @@ describe('the pages (webhook)', () => {
 		expect(response.headers['cache-control']).toBe('no-store');
 		expect(response.body).toContain('<p>Refund €40?</p>');
 		expect(response.body).toContain('Order &lt;1042&gt;');
-		expect(response.body).toMatch(/<form method="post"[^>]*>[\s\S]*<button type="submit" class="secondary">Decline<\/button>/);
+		expect(response.body).toMatch(/<form method="post" enctype="multipart\/form-data"[^>]*>[\s\S]*<button type="submit" class="secondary">Decline<\/button>/);
 		expect(response.body).not.toMatch(/<script/i);
 	});
 
@@ -346,13 +349,16 @@ describe('the pages (webhook)', () => {
 
 	test('free text: an empty answer shows the page again with what to fix; a real one resumes', async () => {
 		const pending = pendingOf({ responseType: 'freeText' });
-		const empty = callWebhook(pending, { method: 'POST', query: { w: 'w1' }, body: { text: '   ' } });
+		const empty = callWebhook(pending, { method: 'POST', query: { w: 'w1' }, body: multipart({ text: '   ' }) });
 		expect(await empty.result).toEqual({ noWebhookResponse: true });
 		expect(empty.response.status).toBe(400);
 		expect(empty.response.body).toContain('Please write an answer.');
 
-		const answered = callWebhook(pending, { method: 'POST', query: { w: 'w1' }, body: { text: ' Yes, go ahead ' } });
+		const answered = callWebhook(pending, { method: 'POST', query: { w: 'w1' }, body: multipart({ text: ' Yes, go ahead ' }) });
 		expect((await answered.result).workflowData?.[0][0].json.data).toEqual({ text: 'Yes, go ahead' });
+		// A client that posts urlencoded (n8n before 2.41 takes it for every page) is read the same.
+		const urlencoded = callWebhook(pending, { method: 'POST', query: { w: 'w1' }, body: { text: 'Plain post' } });
+		expect((await urlencoded.result).workflowData?.[0][0].json.data).toEqual({ text: 'Plain post' });
 	});
 
 	test('custom form: values are checked by type and come out under their labels', async () => {
@@ -368,12 +374,14 @@ describe('the pages (webhook)', () => {
 		const page = callWebhook(pending, { method: 'GET', query: { w: 'w1' } });
 		await page.result;
 		expect(page.response.body).toContain('<option>Full refund</option>');
+		// n8n 2.41 takes nothing but multipart for a custom form, so the browser must send that.
+		expect(page.response.body).toMatch(/<form method="post" enctype="multipart\/form-data"/);
 		expect(page.response.body).toMatch(/<label for="field-1">E-mail <span class="optional">\(optional\)<\/span><\/label>/);
 
 		const wrong = callWebhook(pending, {
 			method: 'POST',
 			query: { w: 'w1' },
-			body: { 'field-0': 'forty', 'field-1': 'not-an-address', 'field-2': 'Half refund' },
+			body: multipart({ 'field-0': 'forty', 'field-1': 'not-an-address', 'field-2': 'Half refund' }),
 		});
 		expect(await wrong.result).toEqual({ noWebhookResponse: true });
 		expect(wrong.response.status).toBe(400);
@@ -385,7 +393,7 @@ describe('the pages (webhook)', () => {
 		const right = callWebhook(pending, {
 			method: 'POST',
 			query: { w: 'w1' },
-			body: { 'field-0': '40.5', 'field-1': '', 'field-2': 'Full refund', 'field-3': 'ok' },
+			body: multipart({ 'field-0': '40.5', 'field-1': '', 'field-2': 'Full refund', 'field-3': 'ok' }),
 		});
 		expect((await right.result).workflowData?.[0][0].json.data).toEqual({ Amount: 40.5, 'E-mail': '', Decision: 'Full refund', Note: 'ok' });
 	});

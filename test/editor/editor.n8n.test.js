@@ -5,8 +5,8 @@
 // and sees its parameters, and picks a contact from a list the API searched.
 // The screenshots it takes are the README's (OMNICHANNEL_DOCS_SCREENSHOTS=1
 // copies them into docs/).
-const { startSandbox } = require('../../sandbox');
-const { startN8n, omnichannelCredential, sandboxClient, waitFor } = require('../../harness');
+const { omnichannelCredential, sandboxClient, waitFor } = require('../../harness');
+const { openContext } = require('../support/n8n/context');
 const { launchBrowser, screenshot, withFailureScreenshot } = require('./browser');
 const { INSTALL_TIMEOUT_MS } = require('./chromium');
 const { Editor } = require('./editor');
@@ -19,6 +19,7 @@ const STEP_TIMEOUT_MS = 90_000;
 const COMPANY_SEARCH = 'Northwind';
 
 describe('the nodes in n8n’s editor (headless Chromium)', () => {
+	let ctx;
 	let sandbox;
 	let n8n;
 	let browser;
@@ -28,8 +29,8 @@ describe('the nodes in n8n’s editor (headless Chromium)', () => {
 	beforeAll(async () => {
 		// First: on a bare machine this installs Chromium, and fails early if it cannot.
 		browser = await launchBrowser();
-		sandbox = await startSandbox({ seed: 'demo' });
-		n8n = await startN8n({ start: false });
+		ctx = await openContext();
+		({ sandbox, n8n } = ctx);
 		await n8n.importCredentials([
 			omnichannelCredential({ id: 'browserSandbox01', baseUrl: sandbox.base_url, apiKey: sandbox.key }),
 		]);
@@ -40,8 +41,7 @@ describe('the nodes in n8n’s editor (headless Chromium)', () => {
 
 	afterAll(async () => {
 		await browser?.close();
-		await n8n?.dispose();
-		await sandbox?.close();
+		await ctx?.close();
 	});
 
 	/** One step of the story; a failure leaves test-results/browser/failure-<name>.png. */

@@ -6,8 +6,8 @@
 // inputs as wide as the card), the browser accepts the page's own security
 // policy, and the workflow gets the answer. The two form screenshots are the
 // README's (OMNICHANNEL_DOCS_SCREENSHOTS=1 copies them into docs/).
-const { startSandbox } = require('../../sandbox');
-const { startN8n, omnichannelCredential, sandboxClient } = require('../../harness');
+const { omnichannelCredential, sandboxClient } = require('../../harness');
+const { openContext } = require('../support/n8n/context');
 const { FLOWS, allWorkflows, conversationDriver } = require('../action-node/send-and-wait-support');
 const { launchBrowser, screenshot, withFailureScreenshot, VIEWPORT } = require('./browser');
 const { INSTALL_TIMEOUT_MS } = require('./chromium');
@@ -19,6 +19,7 @@ const STEP_TIMEOUT_MS = 90_000;
 const PHONE = { width: 390, height: 844 };
 
 describe('the Send and Wait pages (headless Chromium)', () => {
+	let ctx;
 	let sandbox;
 	let n8n;
 	let browser;
@@ -27,10 +28,10 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 
 	beforeAll(async () => {
 		browser = await launchBrowser();
-		sandbox = await startSandbox({ seed: 'demo' });
+		ctx = await openContext();
+		({ sandbox, n8n } = ctx);
 		driver = conversationDriver(sandboxClient(sandbox));
 		const credential = omnichannelCredential({ id: 'browserSawCred01', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-		n8n = await startN8n({ start: false });
 		await n8n.importCredentials([credential]);
 		await n8n.importWorkflows(allWorkflows(credential));
 		await n8n.start();
@@ -41,8 +42,7 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 
 	afterAll(async () => {
 		await browser?.close();
-		await n8n?.dispose();
-		await sandbox?.close();
+		await ctx?.close();
 	});
 
 	const step = (name, fn) => test(name, () => withFailureScreenshot(browser.page, name, fn), STEP_TIMEOUT_MS);
@@ -129,6 +129,29 @@ describe('the Send and Wait pages (headless Chromium)', () => {
 			expect(output.data).toEqual({ Decision: 'Partial refund', Amount: 12.5, Note: 'Keep the box; refund the shipping.' });
 		});
 	}
+
+	step('the form page shows what to fix beside a field the browser let through, and takes the corrected answer', async () => {
+		const { page } = browser;
+		await page.setViewportSize(VIEWPORT);
+		const conversation = await driver.newConversation('whatsapp');
+		const { links } = await driver.start(n8n.baseUrl, FLOWS.form, conversation.id, 'Settle order 1044?', n8n.api);
+		await page.goto(links[0].url);
+		await page.getByLabel('Decision').selectOption('No refund');
+		await page.getByLabel('Amount').fill('0');
+		// The browser checks types and required fields itself; the answer's length only the node checks.
+		await page.getByLabel('Note (optional)').fill('x'.repeat(10_001));
+		await page.getByRole('button', { name: 'Send' }).click();
+		await page.getByText('Please check the fields marked below.').waitFor();
+		expect(await page.locator('#field-2-error').textContent()).toBe('Please keep it under 10000 characters.');
+		expect(await page.getByLabel('Decision').inputValue()).toBe('No refund');
+		expect(await driver.afterOutputs(conversation.id)).toEqual([]);
+
+		await page.getByLabel('Note (optional)').fill('Sent twice by mistake.');
+		await page.getByRole('button', { name: 'Send' }).click();
+		await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+		const [output] = await driver.waitForAfter(conversation.id);
+		expect(output.data).toEqual({ Decision: 'No refund', Amount: 0, Note: 'Sent twice by mistake.' });
+	});
 
 	step('an approval link asks before it records, and the browser can send the answer', async () => {
 		const { page } = browser;

@@ -11,9 +11,13 @@ function question(request: ResponseRequest): string {
 	return `<div class="question">${paragraphs(request.question)}</div>`;
 }
 
-/** A form that posts to the page's own address (with its signature), which is the link itself. */
+/**
+ * A form that posts to the page's own address (with its signature), which is
+ * the link itself. Multipart, as n8n's own forms post: n8n 2.41 refuses any
+ * other body for a custom form before the node sees it.
+ */
 function form(inner: string, buttons: string): string {
-	return `<form method="post" accept-charset="utf-8">\n${inner}\n<div class="actions">${buttons}</div>\n</form>`;
+	return `<form method="post" enctype="multipart/form-data" accept-charset="utf-8">\n${inner}\n<div class="actions">${buttons}</div>\n</form>`;
 }
 
 const button = (label: string, secondary = false) =>

@@ -37,8 +37,15 @@ function checkField(field: FormField, value: string): { error?: string; value?: 
 	}
 }
 
+/** The submitted fields: n8n parses a multipart body into `{ data, files }`, a urlencoded one into the fields (never named `data`). */
+export function submittedFields(body: IDataObject): IDataObject {
+	const { data } = body;
+	return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : body;
+}
+
 /** Reads a submitted free text or form page; invalid input comes back with what to fix. */
-export function readSubmission(request: ResponseRequest, body: IDataObject): Submission {
+export function readSubmission(request: ResponseRequest, submitted: IDataObject): Submission {
+	const body = submittedFields(submitted);
 	if (request.responseType === 'freeText') {
 		const value = text(body, FREE_TEXT_NAME);
 		if (value === '') return { ok: false, values: { [FREE_TEXT_NAME]: value }, errors: { [FREE_TEXT_NAME]: 'Please write an answer.' } };
