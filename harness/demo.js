@@ -97,21 +97,28 @@ async function waitForMcpServer(url) {
  * @param {(line: string) => void} [options.log] progress lines
  * @param {boolean} [options.queue] n8n in queue mode (harness/queue.js): main on `n8nPort`, 2 workers, a webhook process
  * @param {object} [options.env] extra n8n environment
+ * @param {object} [options.n8n] a running n8n to set the demo's world up in
+ *   (the tests' shared one, harness/attached.js); close() then removes what it imported
  */
-async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {}, queue = false, env: extraEnv = {} } = {}) {
+async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {}, queue = false, env: extraEnv = {}, n8n: runningN8n } = {}) {
 	const examples = loadExamples();
 	log('starting the sandbox (demo seed)');
 	const sandbox = await startSandbox({ seed: 'demo', port: sandboxPort });
-	let n8n;
+	let n8n = runningN8n;
 	let cluster;
 	const close = async () => {
-		await (cluster ?? n8n)?.dispose();
-		await sandbox.close();
+		try {
+			await (cluster ?? n8n)?.dispose();
+		} finally {
+			await sandbox.close();
+		}
 	};
 	try {
 		// The schedules of the examples ("every day at 8:00") in the user's time zone, not n8n's default New York.
 		const env = { GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone, ...extraEnv };
-		if (queue) {
+		if (runningN8n) {
+			log(`using the n8n at ${runningN8n.baseUrl}`);
+		} else if (queue) {
 			log('starting PostgreSQL and Redis, installing the packed package for main, 2 workers and a webhook process');
 			cluster = await startQueueCluster({ env, mainPort: n8nPort, start: false });
 			n8n = cluster.main;

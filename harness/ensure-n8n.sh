@@ -2,11 +2,12 @@
 # Builds (once) and reuses a real n8n install outside the repo.
 # Prints the cache folder on its last line. Rebuilds any missing piece, so a
 # bare CI machine gets the same install as a developer's warm cache.
-# N8N_VERSION (default 2.40.7) picks the n8n version; each version gets its
+# N8N_VERSION picks the n8n version, by default the one in harness/n8n-version
+# (the newest the registry serves, which CI tests); each version gets its
 # own folder, <cache>/n8n-<version>. Node 24 runs every version (n8n 2.40+
 # requires it; 1.123.x and 2.0-2.39 accept Node 20.19 to 24.x).
 set -euo pipefail
-N8N_VERSION="${N8N_VERSION:-2.40.7}"
+N8N_VERSION="${N8N_VERSION:-$(cat "$(dirname "$0")/n8n-version")}"
 case "$N8N_VERSION" in
   [12].*) ;;
   *) echo "[ensure-n8n] N8N_VERSION must be an n8n version such as 2.40.7, not '$N8N_VERSION'" >&2; exit 2 ;;

@@ -15,7 +15,7 @@
 // killing it are not ours to do: start() only checks that it is ready, stop()
 // and kill() throw, so a test that restarts n8n fails saying so.
 const { N8nApi, N8nApiError } = require('./n8n-api');
-const cli = require('./n8n-cli');
+const rest = require('./n8n-rest');
 const { sleep, waitFor } = require('./poll');
 
 const READY_TIMEOUT_MS = 60_000;
@@ -92,27 +92,7 @@ class ExternalN8n {
 	/** Creates each credential, or updates the one of the same name and type left by an earlier run. */
 	async importCredentials(credentials) {
 		await this.login();
-		const existing = (await this.api.rest('GET', '/credentials')) ?? [];
-		for (const { id, name, type, data } of credentials) {
-			const same = existing.find((c) => c.name === name && c.type === type);
-			const saved = same
-				? await this.api.rest('PATCH', `/credentials/${same.id}`, { name, type, data })
-				: await this.api.rest('POST', '/credentials', { name, type, data });
-			this.credentialIds.set(id, saved?.id ?? same.id);
-		}
-	}
-
-	/** The workflow with the tests' credential ids replaced by n8n's. */
-	mapCredentials(workflow) {
-		const nodes = workflow.nodes.map((node) => {
-			if (!node.credentials) return node;
-			const credentials = {};
-			for (const [type, ref] of Object.entries(node.credentials)) {
-				credentials[type] = { ...ref, id: this.credentialIds.get(ref.id) ?? ref.id };
-			}
-			return { ...node, credentials };
-		});
-		return { ...workflow, nodes };
+		await rest.importCredentials(this.api, credentials, this.credentialIds);
 	}
 
 	/**
@@ -122,35 +102,13 @@ class ExternalN8n {
 	 */
 	async importWorkflows(workflows) {
 		await this.login();
-		for (const workflow of workflows) {
-			const { id, name, nodes, connections, settings, pinData } = this.mapCredentials(workflow);
-			const current = await this.api.rest('GET', `/workflows/${id}`).catch(() => undefined);
-			if (current) {
-				if (current.active || current.activeVersionId) await this.unpublishWorkflow(id);
-				if (!current.isArchived) await this.api.rest('POST', `/workflows/${id}/archive`, {});
-				await this.api.rest('DELETE', `/workflows/${id}`);
-			}
-			await this.api.rest('POST', '/workflows', { id, name, nodes, connections, settings, pinData: pinData ?? {} });
-		}
+		await rest.importWorkflows(this.api, workflows, this.credentialIds);
 	}
 
-	/**
-	 * Runs a saved workflow from its manual trigger, as the editor does;
-	 * resolves to the run in `n8n execute`'s shape, rejects with a
-	 * WorkflowExecutionError carrying it when the run failed.
-	 */
+	/** Runs a saved workflow from its manual trigger, as the editor does, in `n8n execute`'s result shape. */
 	async executeWorkflow(id) {
 		await this.login();
-		const { nodes } = await this.api.rest('GET', `/workflows/${id}`);
-		const trigger = nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
-		if (!trigger) throw new Error(`workflow ${id} has no manual trigger to run from`);
-		const execution = await this.api.runManually(id, { trigger: trigger.name });
-		const run = { ...execution, status: execution.status, data: execution.data };
-		if (run.status !== 'success') {
-			const error = run.data?.resultData?.error;
-			throw new cli.WorkflowExecutionError(`workflow ${id} failed: ${error?.message ?? run.status}`, run);
-		}
-		return run;
+		return await rest.executeWorkflow(this.api, id);
 	}
 
 	async publishWorkflow(id) {
@@ -168,9 +126,14 @@ class ExternalN8n {
 		return await this.api.listExecutions(filters);
 	}
 
+	/** The id n8n gave a credential imported with `id`. */
+	credentialIdOf(id) {
+		return this.credentialIds.get(id) ?? id;
+	}
+
 	async testCredential(id) {
 		await this.login();
-		return await this.api.testCredential(this.credentialIds.get(id) ?? id);
+		return await this.api.testCredential(this.credentialIdOf(id));
 	}
 
 	async dispose() {

@@ -1,13 +1,14 @@
 'use strict';
 // Locates (and on a bare machine builds) the cached Node 24 + n8n install that
 // harness/ensure-n8n.sh maintains outside the repo. The n8n version is
-// $N8N_VERSION (default 2.40.7, what the suites are written against);
-// `npm run test:compat` runs the core suites under other versions too.
+// $N8N_VERSION, by default the one line of harness/n8n-version: the newest n8n
+// the registry serves, what CI runs; `npm run test:compat` runs the core
+// suites under other versions too.
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-const DEFAULT_N8N_VERSION = '2.40.7';
+const DEFAULT_N8N_VERSION = fs.readFileSync(path.join(__dirname, 'n8n-version'), 'utf8').trim();
 const N8N_VERSION = process.env.N8N_VERSION || DEFAULT_N8N_VERSION;
 if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION)) throw new Error(`N8N_VERSION must be an exact n8n version such as 2.40.7, not "${N8N_VERSION}"`);
 /** n8n 1.x calls publishing a workflow "activating" it (harness/n8n-api.js). */

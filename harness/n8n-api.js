@@ -1,6 +1,6 @@
 'use strict';
-// HTTP client for a running n8n 2.40.7: the internal REST API (owner setup,
-// login, API keys; cookie session, as the editor uses it) and the public API
+// HTTP client for a running n8n: the internal REST API (owner setup, login,
+// API keys; cookie session, as the editor uses it) and the public API
 // (/api/v1, X-N8N-API-KEY). Routes and bodies were read from the installed
 // n8n (dist/controllers, @n8n/api-types dto, public-api/v1/openapi.yml).
 // Under `npm run test:compat` the same calls run against older n8n; two
@@ -217,13 +217,14 @@ class N8nApi {
 	async runManually(workflowId, { trigger, timeoutMs = 120_000 }) {
 		const { executionId } = await this.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
 		if (!executionId) throw new Error(`n8n started no execution of workflow ${workflowId}`);
-		return await waitFor(
+		await waitFor(
 			async () => {
-				const execution = await this.getExecution(executionId);
+				const execution = await this.getExecution(executionId, { includeData: false });
 				return execution.finished || execution.stoppedAt ? execution : undefined;
 			},
-			{ what: `the manual run ${executionId} of workflow ${workflowId}`, timeoutMs, intervalMs: 500 },
+			{ what: `the manual run ${executionId} of workflow ${workflowId}`, timeoutMs, intervalMs: 100 },
 		);
+		return await this.getExecution(executionId);
 	}
 
 	async getExecution(id, { includeData = true } = {}) {

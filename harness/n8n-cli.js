@@ -96,4 +96,4 @@ function nodeOutput(run, nodeName, { runIndex = 0, output = 0 } = {}) {
 	return (task.data.main[output] ?? []).map((item) => item.json);
 }
 
-module.exports = { importCredentials, importWorkflows, executeWorkflow, nodeOutput, WorkflowExecutionError, parseRunOutput };
+module.exports = { importCredentials, importWorkflows, executeWorkflow, nodeOutput, WorkflowExecutionError, parseRunOutput, describeRunError };

@@ -1,7 +1,7 @@
 'use strict';
-// Runs n8n 2.40.7 under Node 24 for one user folder: the long-lived server
-// (`n8n start`) and one-shot CLI commands (import, execute) against the same
-// sqlite database. Output goes to <userFolder>/n8n-*.log, never to our stdout,
+// Runs n8n (harness/n8n-version, or $N8N_VERSION) under Node 24 for one user
+// folder: the long-lived server (`n8n start`) and one-shot CLI commands
+// (import, execute) against the same sqlite database. Output goes to <userFolder>/n8n-*.log, never to our stdout,
 // so nothing n8n prints (or echoes back) ends up in test or demo output.
 const { spawn } = require('child_process');
 const crypto = require('crypto');
@@ -55,11 +55,30 @@ process.once('exit', () => {
 });
 
 function killGroup(child, signal) {
+	killGroupOf(child.pid, signal);
+}
+
+function killGroupOf(pid, signal) {
 	try {
-		process.kill(-child.pid, signal);
+		process.kill(-pid, signal);
 	} catch (error) {
 		if (error.code !== 'ESRCH') throw error;
 	}
+}
+
+function alive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Resolves once a process this one did not spawn (no exit event to wait for) is gone. */
+async function exitOf(pid) {
+	while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+	return { code: null, signal: null };
 }
 
 function spawnGroup(command, args, options) {
@@ -97,6 +116,23 @@ class N8nProcess {
 		const install = ensureN8nInstall();
 		fs.mkdirSync(userFolder, { recursive: true });
 		return new this({ userFolder, port: port ?? (await freePort()), env, install, command, nodeArgs });
+	}
+
+	/**
+	 * The same server as seen by another process of this run (or another
+	 * test file's module registry), from `toRecord()`: stop, kill and start
+	 * work on it by pid, and a start puts the new pid in `record.pid`.
+	 */
+	static async attach(record) {
+		const n8n = await this.create(record);
+		if (record.pid && alive(record.pid)) n8n.server = { pid: record.pid, child: null, exited: null };
+		n8n.record = record;
+		return n8n;
+	}
+
+	/** What attach() needs to drive this server from elsewhere. */
+	toRecord() {
+		return { userFolder: this.userFolder, port: this.port, env: this.extraEnv, command: this.command, nodeArgs: this.nodeArgs, pid: this.pid };
 	}
 
 	/**
@@ -166,7 +202,8 @@ class N8nProcess {
 		});
 		fs.closeSync(out);
 		const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-		this.server = { child, exited };
+		this.server = { pid: child.pid, child, exited };
+		if (this.record) this.record.pid = child.pid;
 		let exitedEarly = null;
 		exited.then((result) => (exitedEarly = result));
 		try {
@@ -187,34 +224,36 @@ class N8nProcess {
 	/** Stops the server: SIGTERM, then SIGKILL if it has not exited in time. */
 	async stop() {
 		if (!this.server) return;
-		const { child, exited } = this.server;
+		const { pid, child } = this.server;
+		const exited = this.server.exited ?? exitOf(pid);
 		this.server = null;
-		if (child.exitCode !== null || child.signalCode !== null) return;
-		killGroup(child, 'SIGTERM');
+		if (child ? child.exitCode !== null || child.signalCode !== null : !alive(pid)) return;
+		killGroupOf(pid, 'SIGTERM');
 		let timer;
 		const timeout = new Promise((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS, 'timeout')));
 		const outcome = await Promise.race([exited, timeout]);
 		clearTimeout(timer);
 		if (outcome === 'timeout') {
-			killGroup(child, 'SIGKILL');
+			killGroupOf(pid, 'SIGKILL');
 			await exited;
 		}
 		// Whatever n8n left of its group (a task runner mid-shutdown) goes too.
-		killGroup(child, 'SIGKILL');
+		killGroupOf(pid, 'SIGKILL');
 	}
 
 	/** Kills the server and its task runner with SIGKILL (an out-of-memory kill), so nothing shuts down cleanly. */
 	async kill() {
 		if (!this.server) return;
-		const { child, exited } = this.server;
+		const { pid } = this.server;
+		const exited = this.server.exited ?? exitOf(pid);
 		this.server = null;
-		if (child.exitCode === null && child.signalCode === null) killGroup(child, 'SIGKILL');
+		if (alive(pid)) killGroupOf(pid, 'SIGKILL');
 		await exited;
 	}
 
 	/** The server's pid while it runs (the group leader: stopping it stops its task runner too). */
 	get pid() {
-		return this.server?.child.pid;
+		return this.server?.pid;
 	}
 
 	serverLogTail(lines) {
@@ -222,4 +261,4 @@ class N8nProcess {
 	}
 }
 
-module.exports = { N8nProcess };
+module.exports = { N8nProcess, killGroupOf, alive };

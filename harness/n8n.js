@@ -59,6 +59,17 @@ class N8n extends N8nProcess {
 		return this.api.testCredential(id);
 	}
 
+	/** The id n8n gave a credential imported with `id`: the same, as CLI imports keep ids. */
+	credentialIdOf(id) {
+		return id;
+	}
+
+	/** The executions a queue-mode worker says it started, from its log. */
+	executionIdsInLog() {
+		const log = fs.existsSync(this.logFile) ? fs.readFileSync(this.logFile, 'utf8') : '';
+		return new Set([...log.matchAll(/Worker started execution (\d+)/g)].map((match) => match[1]));
+	}
+
 	/** Stops the server and, when the harness made the user folder, removes it. */
 	async dispose() {
 		await this.stop();
@@ -72,11 +83,11 @@ class N8n extends N8nProcess {
  * @param {string} [options.userFolder] defaults to a fresh temp folder
  * @param {number} [options.port] defaults to a free port
  * @param {object} [options.env] extra n8n environment (e.g. EXECUTIONS_* settings)
- * @param {string} [options.tarball] an `npm pack` tarball; defaults to packing the repo now
+ * @param {string} [options.tarball] an `npm pack` tarball; defaults to $OMNICHANNEL_E2E_TARBALL, else packing the repo now
  * @param {boolean} [options.start] false to prepare without starting (CLI-only use)
  * @param {string[]} [options.nodeArgs] Node flags for the server process
  */
-async function startN8n({ userFolder, port, env, tarball, start = true, nodeArgs } = {}) {
+async function startN8n({ userFolder, port, env, tarball = process.env.OMNICHANNEL_E2E_TARBALL, start = true, nodeArgs } = {}) {
 	const folder = userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-n8n-'));
 	const n8n = await N8n.create({ userFolder: folder, port, env, nodeArgs });
 	n8n.ownsUserFolder = !userFolder;

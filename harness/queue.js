@@ -83,10 +83,20 @@ class QueueCluster {
 
 	/** The workers' logs: which executions ran where. */
 	workerExecutionIds() {
-		return this.workers.map((worker) => {
-			const log = fs.existsSync(worker.logFile) ? fs.readFileSync(worker.logFile, 'utf8') : '';
-			return new Set([...log.matchAll(/Worker started execution (\d+)/g)].map((match) => match[1]));
-		});
+		return this.workers.map((worker) => worker.executionIdsInLog());
+	}
+
+	/** What another process needs to attach to this cluster (test/support/n8n/shared.js): ports, pids, folders. */
+	toRecord() {
+		const { port, pid, dir, env } = this.postgres;
+		return {
+			root: this.root,
+			postgres: { port, pid, dir, env },
+			redis: { port: this.redis.port, pid: this.redis.pid, env: this.redis.env },
+			main: this.main.toRecord(),
+			webhooks: this.webhooks.map((n8n) => n8n.toRecord()),
+			workers: this.workers.map((n8n) => n8n.toRecord()),
+		};
 	}
 
 	async dispose() {
@@ -108,14 +118,17 @@ class QueueCluster {
  * @param {object} [options.env] extra environment for every n8n process
  * @param {boolean} [options.start] false to prepare (CLI imports) before `startProcesses`
  * @param {number} [options.mainPort] main's port (editor, API); a free one when omitted
+ * @param {string} [options.root] the folder for the processes' user folders (a new temp folder when omitted)
+ * @param {object} [options.postgres] startPostgres options (`statements`: count every query)
  */
-async function startQueueCluster({ workers = 2, webhooks = 1, tarball, env = {}, start = true, mainPort } = {}) {
+async function startQueueCluster({ workers = 2, webhooks = 1, tarball, env = {}, start = true, mainPort, root: rootFolder, postgres: postgresOptions } = {}) {
 	ensureServicePackages();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-queue-'));
+	const root = rootFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-queue-'));
+	fs.mkdirSync(root, { recursive: true });
 	const started = [];
 	try {
 		const packed = tarball ?? packRepo(root);
-		const postgres = await startPostgres();
+		const postgres = await startPostgres(postgresOptions);
 		started.push(postgres);
 		const redis = await startRedis();
 		started.push(redis);

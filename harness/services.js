@@ -9,43 +9,15 @@ const net = require('net');
 const os = require('os');
 const path = require('path');
 
+const { ensureDebianPackages, postgresBin } = require('./debian-packages');
 const { freePort } = require('./ports');
 const { waitFor } = require('./poll');
 
-const APT_PACKAGES = ['postgresql', 'redis-server'];
 const DB = Object.freeze({ name: 'n8n', user: 'n8n', password: 'n8n-queue-test' });
-
-function postgresBin() {
-	const root = '/usr/lib/postgresql';
-	const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))) : [];
-	const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
-	return newest && path.join(root, newest, 'bin');
-}
-
-const hasRedis = () => {
-	try {
-		execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-		return true;
-	} catch {
-		return false;
-	}
-};
 
 /** Installs PostgreSQL and Redis from Debian's packages when either is missing. */
 function ensureServicePackages() {
-	if (postgresBin() && hasRedis()) return;
-	if (process.getuid?.() !== 0) {
-		throw new Error(`queue mode needs ${APT_PACKAGES.join(' and ')}: run \`sudo apt-get install -y ${APT_PACKAGES.join(' ')}\``);
-	}
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	console.log(`[queue] installing ${APT_PACKAGES.join(', ')} with apt-get`);
-	execFileSync('apt-get', ['update', '-qq'], { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60_000 });
-	execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...APT_PACKAGES], {
-		env,
-		stdio: ['ignore', 'ignore', 'inherit'],
-		timeout: 15 * 60_000,
-	});
-	if (!postgresBin() || !hasRedis()) throw new Error('apt-get finished but PostgreSQL or Redis is still missing');
+	ensureDebianPackages(['postgresql', 'redis-server']);
 }
 
 /** Runs a PostgreSQL tool as the `postgres` user when we are root (initdb refuses root). */
@@ -74,8 +46,12 @@ async function stopPid(pid, signal, timeoutMs = 20_000) {
 	}
 }
 
-/** A private PostgreSQL cluster with an `n8n` database; `stop()` ends it by pid. */
-async function startPostgres() {
+/**
+ * A private PostgreSQL cluster with an `n8n` database; `stop()` ends it by pid.
+ * With `statements`, pg_stat_statements counts every query (`statements()`,
+ * `resetStatements()`): what a workload asks of n8n's database.
+ */
+async function startPostgres({ statements = false } = {}) {
 	const bin = postgresBin();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-pg-'));
 	const data = path.join(dir, 'data');
@@ -83,7 +59,8 @@ async function startPostgres() {
 	const port = await freePort();
 	runPg(bin, ['initdb', '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
 	// fsync off: a test database that is thrown away needs no durability.
-	const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+	const preload = statements ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all' : '';
+	const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${preload}`;
 	const startServer = () => {
 		runPg(bin, ['pg_ctl', '-D', data, '-o', serverOptions, '-l', path.join(dir, 'postgres.log'), '-w', 'start']);
 		return Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -93,6 +70,7 @@ async function startPostgres() {
 	try {
 		psql(`CREATE USER ${DB.user} PASSWORD '${DB.password}'`);
 		psql(`CREATE DATABASE ${DB.name} OWNER ${DB.user}`);
+		if (statements) runPg(bin, ['psql', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', DB.name, '-v', 'ON_ERROR_STOP=1', '-c', 'CREATE EXTENSION pg_stat_statements']);
 	} catch (error) {
 		await stopPid(pid, 'SIGINT');
 		throw error;
@@ -111,6 +89,20 @@ async function startPostgres() {
 		},
 		/** Runs SQL in the n8n database and returns psql's unaligned output. */
 		query: (sql) => runPg(bin, ['psql', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', DB.name, '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql]),
+		/** With `statements`: the calls of every query since the last reset, as [{ calls, query }]. */
+		statements() {
+			const out = this.query(`SELECT calls, regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '${DB.name}')`);
+			return out
+				.split('\n')
+				.filter(Boolean)
+				.map((line) => {
+					const at = line.indexOf('|');
+					return { calls: Number(line.slice(0, at)), query: line.slice(at + 1) };
+				});
+		},
+		resetStatements() {
+			this.query('SELECT pg_stat_statements_reset()');
+		},
 		env: {
 			DB_TYPE: 'postgresdb',
 			DB_POSTGRESDB_HOST: '127.0.0.1',

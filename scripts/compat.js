@@ -54,11 +54,11 @@ const ROWS = {
 };
 
 /**
- * The suites' own version, the newest the registry serves (2.41.3, with the
- * n8n packages it pins that the registry lacks one patch back, see
- * ensure-n8n.sh), the oldest 2.x, the newest 1.x, and n8n 3.0's defaults.
+ * The versions before the one `npm test` runs (harness/n8n-version, the
+ * newest the registry serves): the previous minor's last patch, the oldest
+ * 2.x, the newest 1.x, and n8n 3.0's defaults.
  */
-const DEFAULT_ROWS = ['2.40.7', '2.41.3', '2.0.0', '1.123.81', '2.41.1-v3-defaults'];
+const DEFAULT_ROWS = ['2.40.7', '2.0.0', '1.123.81', '2.41.1-v3-defaults'];
 const INSTALL_TIMEOUT_MS = 30 * 60 * 1000;
 const JEST_TIMEOUT_MS = 60 * 60 * 1000;
 

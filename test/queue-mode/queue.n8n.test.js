@@ -150,6 +150,8 @@ async function waitForRuns(texts, timeoutMs = 120_000) {
 beforeAll(async () => {
 	ctx = await openQueueContext({
 		credential: { id: 'queueSandboxCred' },
+		// It restarts every role: a cluster of its own.
+		ownCluster: true,
 		setUp: async (opened) => {
 			({ sandbox, client, credential } = opened);
 			const active = new Set((await client.listAll('/channels')).filter((c) => c.is_active).map((c) => c.id));

@@ -49,6 +49,8 @@ const eventOf = (message) =>
 beforeAll(async () => {
 	ctx = await openQueueContext({
 		credential: { id: 'chatQueueCred001', name: 'Chat queue sandbox' },
+		// It kills the webhook process: a cluster of its own.
+		ownCluster: true,
 		setUp: async ({ sandbox: opened, client, credential }) => {
 			reader = conversationReader(await readerClient(client, opened, sandboxClient));
 			await client.control('PUT', '/faults', { retry_schedule_ms: [1000, 2000, 4000, 8000, 16000] });

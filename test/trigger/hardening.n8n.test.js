@@ -123,7 +123,7 @@ describe('Omnichannel Trigger, manual registration hardened', () => {
 			}
 			// Control: the same search finds the secret where n8n does show it, in a decrypted credentials export.
 			const credentialsFile = path.join(n8n.userFolder, 'credentials.json');
-			await n8n.runCli(['export:credentials', `--id=${SIGNING_CREDENTIAL.id}`, '--decrypted', `--output=${credentialsFile}`]);
+			await n8n.runCli(['export:credentials', `--id=${n8n.credentialIdOf(SIGNING_CREDENTIAL.id)}`, '--decrypted', `--output=${credentialsFile}`]);
 			const decrypted = fs.readFileSync(credentialsFile, 'utf8');
 			fs.rmSync(credentialsFile);
 			for (const mark of secretMarks(SECRET)) expect(decrypted.includes(mark)).toBe(true);
