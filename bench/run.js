@@ -18,6 +18,8 @@
 //                                                  (a release, or a patch to compare)
 //   ... --only burst-volume-lazy                   bursts at volume with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true
 //                                                  (and burst-volume-queue-lazy)
+//   ... --only chat-stream-queue                   chat waits under a stream of messages, queue mode,
+//                                                  beside the Webhook → Wait node (BENCH_STREAM_RATES)
 //   ... --only webhooks-queue                      webhook intake in queue mode, 1 and 2
 //                                                  webhook processes (BENCH_QUEUE_INTAKE_EVENTS)
 //   BENCH_PROFILE=1 ... --only webhooks-lazy       CPU-profile n8n during each intake
@@ -53,6 +55,7 @@ const standaloneScenarios = {
 	'burst-volume-lazy': { run: require('./scenarios/burst-volume').runWithLazyIsolates },
 	'burst-volume-queue-lazy': { run: require('./scenarios/burst-volume').runInQueueModeWithLazyIsolates },
 	'lock-calls': require('./scenarios/lock-calls'),
+	'chat-stream-queue': require('./scenarios/chat-stream'),
 	memory: require('./scenarios/memory'),
 };
 

@@ -27,14 +27,15 @@
 // During each level, a probe message to the second workflow every PROBE_MS;
 // before the levels, PROBES of them with n8n idle.
 //
-// Latency of a continuation, from two starts:
-// - from n8n's acknowledgement of the burst's last delivery, as the issue
-//   counts it so that intake capacity is measured apart (the intake bench):
+// Latency of a continuation, from three starts:
+// - from the creation of the burst's last message at the service + Q: what
+//   the customer waits beyond the quiet period; the goals are judged on it;
+// - from n8n's acknowledgement of the burst's last delivery, so that intake
+//   capacity is seen apart (the intake bench):
 //   the peer acknowledges at once, then waits Q, so it is the start of "Next"
 //   minus (acknowledgement + Q); ours holds the delivery through Q and
 //   acknowledges it once its execution exists (enqueued, in queue mode), so
-//   it is the start of "Next" minus the acknowledgement. The goals are judged
-//   on this one;
+//   it is the start of "Next" minus the acknowledgement;
 // - from the delivery's arrival at the bench's relay in front of n8n, + Q:
 //   stricter, it adds the time n8n took to take the delivery in.
 // The other workflow's probes are timed from both starts too (its
@@ -162,7 +163,13 @@ function failWith(message) {
 const conversationsOn = async (context, channel, count) =>
 	await Promise.all(Array.from({ length: count }, async () => (await context.control('POST', '/conversations', { channel_id: context.channelOf(channel).id })).id));
 
-const inbound = async (context, conversationId, text) => await context.control('POST', '/inbound', { conversation_id: conversationId, text });
+/** A customer's message; its creation time is kept, the start the goals count from. */
+const createdAt = new Map();
+const inbound = async (context, conversationId, text) => {
+	const message = await context.control('POST', '/inbound', { conversation_id: conversationId, text });
+	createdAt.set(message.id, Date.parse(message.created_at));
+	return message;
+};
 
 /**
  * Every execution of a workflow with its data, once `atLeast` exist and none
@@ -190,8 +197,8 @@ const arrivalOf = (context, workflow, messageId) => deliveriesOf(context, workfl
 const acknowledgementOf = (context, workflow, messageId) => deliveriesOf(context, workflow, messageId).find((r) => r.status < 300)?.at;
 const QUIET_MS = QUIET_SECONDS * 1000;
 
-/** Latencies from both starts (see the top of this file). */
-const fromBoth = () => ({ fromAcknowledgement: [], fromArrival: [] });
+/** Latencies from each start (see the top of this file). */
+const fromBoth = () => ({ fromCreation: [], fromAcknowledgement: [], fromArrival: [] });
 
 /** Probes to the second workflow every PROBE_MS while `during` runs (or PROBES of them): the message ids. */
 async function probeWhile(context, conversationId, during) {
@@ -264,6 +271,7 @@ function judgeBursts(context, executions, bursts) {
 			const [arrived, acknowledged] = [arrivalOf(context, OURS, last), acknowledgementOf(context, OURS, last)];
 			if (arrived && acknowledged) {
 				const { triggerStartedAt, triggerMs, nextStartedAt } = found[0];
+				latencies.fromCreation.push(nextStartedAt - (createdAt.get(last) + QUIET_MS));
 				latencies.fromAcknowledgement.push(nextStartedAt - acknowledged);
 				latencies.fromArrival.push(nextStartedAt - (arrived + QUIET_MS));
 				phases.untilStep.push(triggerStartedAt - acknowledged);
@@ -285,6 +293,7 @@ function judgePeer(context, executions, messageIds) {
 		if (!messageIds.includes(messageId) || !runData[PEER.next]) continue;
 		continued++;
 		const next = startOf(runData, PEER.next);
+		latencies.fromCreation.push(next - (createdAt.get(messageId) + QUIET_MS));
 		latencies.fromAcknowledgement.push(next - (context.peerRelay.acknowledgementOf(messageId) + QUIET_MS));
 		latencies.fromArrival.push(next - (context.peerRelay.arrivalOf(messageId) + QUIET_MS));
 	}
@@ -292,7 +301,7 @@ function judgePeer(context, executions, messageIds) {
 }
 
 const statsOfPhases = (phases) => ({ acknowledgement_to_step: stats(phases.untilStep), step: stats(phases.step), step_to_next: stats(phases.afterStep) });
-const statsOfBoth = (latencies) => ({ from_acknowledgement: stats(latencies.fromAcknowledgement), from_arrival: stats(latencies.fromArrival) });
+const statsOfBoth = (latencies) => ({ from_creation: stats(latencies.fromCreation), from_acknowledgement: stats(latencies.fromAcknowledgement), from_arrival: stats(latencies.fromArrival) });
 
 const stats = (values) =>
 	values.length === 0
@@ -439,17 +448,19 @@ function goalsOf(json) {
 	const { at_once: once, bursts } = json.levels;
 	const exact = (counts) =>
 		counts.continued_once === counts.bursts && counts.lost === 0 && counts.doubled === 0 && counts.wrong_messages === 0 && counts.unplaced_continuations === 0 && counts.failed_executions === 0;
-	// The continuation is judged from n8n's acknowledgement, as the issue counts
-	// it (the top of this file), its value also giving the figure from the
-	// arrival; the other workflow from both starts, the arrival being what its
-	// customer waits.
-	const timely = ({ from_acknowledgement: s }) => s.median_ms !== null && s.median_ms <= GOALS.medianMs && s.p95_ms <= GOALS.p95Ms;
+	// The continuation is judged from the message's creation + the quiet period
+	// (n8n answers a held delivery only after the quiet period, so its
+	// acknowledgement is no start line), its value also giving the figures from
+	// the acknowledgement and the arrival; the other workflow from the
+	// acknowledgement and the arrival, the latter being what its customer waits.
+	const timely = ({ from_creation: s }) => s.median_ms !== null && s.median_ms <= GOALS.medianMs && s.p95_ms <= GOALS.p95Ms;
 	const calm = (during, start) => {
 		const [now, idle] = [during[start].median_ms, json.other_workflow_idle[start].median_ms];
 		return { value: `${now} ms during, ${idle} ms idle`, met: now !== null && idle !== null && now <= GOALS.otherWorkflowFactor * idle };
 	};
 	const counted = (counts) => `${counts.continued_once}/${counts.bursts} once, ${counts.lost} lost, ${counts.doubled} doubled, ${counts.wrong_messages} with other messages, ${counts.unplaced_continuations} unplaced, ${counts.failed_executions} failed`;
-	const timed = ({ from_acknowledgement: s, from_arrival: a }) => `median ${s.median_ms} ms, p95 ${s.p95_ms} ms (from the arrival: ${a.median_ms} ms, ${a.p95_ms} ms)`;
+	const timed = ({ from_creation: c, from_acknowledgement: s, from_arrival: a }) =>
+		`median ${c.median_ms} ms, p95 ${c.p95_ms} ms (from the acknowledgement: ${s.median_ms} ms, ${s.p95_ms} ms; from the arrival: ${a.median_ms} ms, ${a.p95_ms} ms)`;
 	const other = GOALS.otherWorkflowFactor;
 	return [
 		{ goal: 'at once: every conversation continued exactly once with its own message', value: counted(once.counts), met: exact(once.counts) },
@@ -471,7 +482,8 @@ const settingsOf = (env) => {
 function markdown(json) {
 	const load = (values) => values.map((value) => value.toFixed(2)).join(', ');
 	const { at_once: once, peer_at_once: peer, bursts } = json.levels;
-	const row = (label, { from_acknowledgement: s, from_arrival: a }) => `| ${label} | ${s.samples} | ${s.median_ms} | ${s.p95_ms} | ${s.max_ms} | ${a.median_ms} | ${a.p95_ms} |`;
+	const row = (label, { from_creation: c, from_acknowledgement: s, from_arrival: a }) =>
+		`| ${label} | ${s.samples} | ${c?.median_ms ?? ''} | ${c?.p95_ms ?? ''} | ${s.median_ms} | ${s.p95_ms} | ${s.max_ms} | ${a.median_ms} | ${a.p95_ms} |`;
 	return [
 		'# Answer a Burst Once at volume',
 		'',
@@ -480,10 +492,10 @@ function markdown(json) {
 		`Sandbox latency ${json.sandbox.latency_ms} ms, ${json.sandbox.rate_limit_per_second} requests/s per key. Quiet period ${json.quiet_seconds} s.`,
 		`Intake calibration (the other workflow's trigger, 20 conversations in parallel, each waiting for its acknowledgement): ${json.intake_calibration.messages} deliveries in ${json.intake_calibration.seconds.toFixed(1)} s, ${json.intake_calibration.per_second}/s; the bursts level sends at ${bursts.messages_per_second} messages/s (70%).`,
 		'',
-		'Latency after the quiet period, from n8n\'s acknowledgement of the burst\'s last delivery (the goals\' measure): the peer acknowledges at once and then waits the quiet period, so its latency is the start of the next node minus (acknowledgement + quiet period); ours holds the delivery through the quiet period and acknowledges it once its execution exists, so its latency is the start of the next node minus the acknowledgement. From the arrival: the start of the next node minus (the arrival of that delivery at the relay in front of n8n + the quiet period), which adds the time n8n took to take the delivery in. The other workflow: its acknowledgement (and its arrival) → its next node.',
+		'Latency after the quiet period, from the creation of the burst\'s last message at the service + the quiet period (the goals\' measure: what the customer waits beyond the quiet period). From n8n\'s acknowledgement of the burst\'s last delivery: the peer acknowledges at once and then waits the quiet period, so its latency is the start of the next node minus (acknowledgement + quiet period); ours holds the delivery through the quiet period and acknowledges it once its execution exists, so its latency is the start of the next node minus the acknowledgement. From the arrival: the start of the next node minus (the arrival of that delivery at the relay in front of n8n + the quiet period), which adds the time n8n took to take the delivery in. The other workflow: its acknowledgement (and its arrival) → its next node.',
 		'',
-		'| What | samples | from acknowledgement: median ms | p95 ms | max ms | from arrival: median ms | p95 ms |',
-		'|---|---|---|---|---|---|---|',
+		'| What | samples | from creation + quiet: median ms | p95 ms | from acknowledgement: median ms | p95 ms | max ms | from arrival: median ms | p95 ms |',
+		'|---|---|---|---|---|---|---|---|---|',
 		row(`ours, ${once.counts.bursts} conversations at once`, once.ours),
 		row(`peer (Webhook → Wait node), ${peer.counts.messages} conversations at once`, peer.latency),
 		row(`ours, ${bursts.counts.bursts} bursts of 3 over 2 s`, bursts.ours),

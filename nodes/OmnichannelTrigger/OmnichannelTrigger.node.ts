@@ -11,8 +11,7 @@
  *   (burst.ts: one execution per burst continues) and Step Aside While a
  *   Person Answers (stepAside.ts);
  * - replyRouting.ts and handOver.ts: a chat reply to a waiting Send and
- *   Wait of the workflow is handed to that execution; the execution the
- *   delivery then starts only records the event.
+ *   Wait of the workflow is handed to that execution, and no other starts.
  * What it keeps, where, and why:
  * - registrationInStaticData.ts, the workflow's static data (with this
  *   process's latest change in process memory): the webhook's id and signing
@@ -154,14 +153,6 @@ export class OmnichannelTrigger implements INodeType {
 			if (verdict === 'duplicate') {
 				this.addExecutionHints({
 					message: `Event ${event.id} already ran in an earlier execution: this copy ran nothing downstream.`,
-					location: 'outputPane',
-				});
-				continue;
-			}
-			// Recorded above, so that a copy reaching another process after the wait ended ends here as a duplicate.
-			if (event.takenByExecution !== undefined) {
-				this.addExecutionHints({
-					message: `Message event ${event.id} answered waiting execution ${event.takenByExecution}: nothing ran downstream here.`,
 					location: 'outputPane',
 				});
 				continue;

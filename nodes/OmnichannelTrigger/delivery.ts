@@ -23,11 +23,6 @@ export interface ServiceEvent extends IDataObject {
 	id: string;
 	type: string;
 	data: IDataObject;
-	/**
-	 * Set by this trigger, never by the service: the waiting execution that
-	 * took this reply. Its execution only records the event (OmnichannelTrigger.execute).
-	 */
-	takenByExecution?: string;
 }
 
 
@@ -43,7 +38,7 @@ function refuse(context: IWebhookFunctions, status: 400 | 401 | 409 | 503, reaso
 }
 
 /** 2xx without an execution: the sender stops retrying, nothing runs. */
-function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'part of a burst'): IWebhookResponseData {
+function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'part of a burst' | 'answered a waiting execution'): IWebhookResponseData {
 	return { webhookResponse: { received: true, executed: false, reason } };
 }
 
@@ -82,8 +77,6 @@ function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
 	const event = parsed as ServiceEvent | null;
 	if (event === null || typeof event !== 'object' || Array.isArray(event)) return undefined;
 	if (typeof event.type !== 'string' || typeof event.id !== 'string') return undefined;
-	// Only this trigger sets it (ServiceEvent).
-	delete event.takenByExecution;
 	return event;
 }
 
@@ -167,12 +160,12 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	const routing = await routeChatReply(context, event, deadline);
 	if (routing.route === 'retryLater') return refuse(context, 503, routing.reason);
-	if (routing.route === 'asUsual') {
-		const skipped = unwanted(context, event);
-		if (skipped) return skip(skipped);
-	}
+	// The waiting execution took the reply: it runs on, and no other execution starts for it.
+	if (routing.route === 'taken') return skip('answered a waiting execution');
+	const skipped = unwanted(context, event);
+	if (skipped) return skip(skipped);
 
-	const quiet = routing.route === 'asUsual' ? await holdBurstMessage(context, trigger, event, deadline) : undefined;
+	const quiet = await holdBurstMessage(context, trigger, event, deadline);
 	if (quiet && 'newerId' in quiet) return skip('part of a burst');
 
 	// The execution's ledger check reads the event id from the body. A copy
@@ -185,12 +178,6 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).
-	if (routing.route === 'taken') {
-		return {
-			workflowData: [context.helpers.returnJsonArray({ ...event, takenByExecution: routing.execution })],
-			webhookResponse: { received: true, executed: false, reason: 'answered a waiting execution' },
-		};
-	}
 	return {
 		workflowData: [context.helpers.returnJsonArray(quiet ? { ...event, [QUIET_WAITED_KEY]: quiet.waitedMs } : event)],
 		webhookResponse: { received: true, executed: true },

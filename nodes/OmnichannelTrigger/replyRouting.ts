@@ -1,5 +1,8 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { executionOf, handOver } from '../shared/chatHandOver';
+import type { HandOverOutcome } from '../shared/chatHandOver';
 import { isFromParty, openCarrier, settlesWait, workflowTag } from '../shared/chatWait';
 import type { ChatWait, HandOver } from '../shared/chatWait';
 import { BoundedMap } from '../shared/boundedMap';
@@ -8,10 +11,7 @@ import { isOwnSend } from '../shared/messageAuthors';
 import { onChannelTypes } from '../shared/messageFilters';
 import { credentialChatWaitKey } from '../shared/transport';
 import type { ServiceEvent } from './delivery';
-import { executionOf, handOver } from './handOver';
-import type { HandOverOutcome } from './handOver';
 import { eventFilters } from './parameters';
-import { isQuestionOf, olderOpenWaits, supersedeOlderWaits } from './supersede';
 
 /**
  * A chat reply to a waiting Send and Wait (shared/chatWait.ts explains the
@@ -73,6 +73,11 @@ export function answeredWait(key: Buffer, workflow: string, event: ServiceEvent,
 	return { wait, handOver: { questionId: String(question.id), eventId: event.id, replies } };
 }
 
+/** The origin n8n serves this workflow's webhooks on, which is where its waiting executions resume. */
+function n8nOrigin(context: IWebhookFunctions): string {
+	return new URL(context.getNodeWebhookUrl('default') ?? '').origin;
+}
+
 /** Process memory: events this process handed over, so a copy is not handed over again. */
 const handedOver = new BoundedMap<string, string>(10_000);
 
@@ -80,9 +85,9 @@ const handedOver = new BoundedMap<string, string>(10_000);
  * What the delivery of a message does about the waits of its workflow:
  * - `asUsual`: it answers no wait (or no more): the trigger goes on as for
  *   any message;
- * - `taken`: a wait took it; the trigger starts an execution that only
- *   records the event in its ledger (a copy reaching another process then
- *   ends there as a duplicate) and says which execution took it;
+ * - `taken`: a wait took it (`execution`); no other execution starts for
+ *   it. A copy reaching this process later is taken from process memory, one
+ *   reaching n8n after the wait finished gets n8n's finished page (handOver.ts);
  * - `retryLater`: it may still answer a wait that cannot take it now: 503,
  *   the sender delivers again.
  */
@@ -149,28 +154,34 @@ async function readConversation(context: IWebhookFunctions, event: ServiceEvent,
 	}
 }
 
-/** A question of this workflow: the older waits it supersedes end (supersede.ts); the event itself goes on as usual. */
-async function endOlderWaits(context: IWebhookFunctions, key: Buffer, event: ServiceEvent, deadline: number): Promise<ReplyRoute> {
-	const workflow = workflowTag(context.getWorkflow().id);
-	if (!isQuestionOf(key, workflow, event.data)) return AS_USUAL;
-	const messages = await readConversation(context, event, deadline);
-	if (!Array.isArray(messages)) return messages;
-	const older = olderOpenWaits(key, workflow, event.data, messages, Date.now());
-	if (older.length === 0) return AS_USUAL;
-	const outcome = await supersedeOlderWaits(context, key, event, older, deadline);
-	return outcome === 'waitEnded' ? AS_USUAL : routeOf(outcome, older[0].wait, event, Date.now());
-}
-
-/** The key both nodes derive from the credential, or undefined (logged) when the trigger has no API credential. */
-async function chatWaitKeyOf(context: IWebhookFunctions): Promise<Buffer | undefined> {
+/**
+ * The key both nodes derive from the credential. Without one (manual
+ * registration needs none) or with one that cannot work (malformed, deleted),
+ * replies cannot be routed: undefined, logged once per trigger. A read that
+ * failed otherwise (n8n's database busy or down) is retried by the sender.
+ */
+async function chatWaitKeyOf(context: IWebhookFunctions, event: ServiceEvent): Promise<Buffer | ReplyRoute> {
+	const where = `Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''}`;
+	const cannotRoute = (why: string): ReplyRoute => {
+		if (!warnedCannotRead.get(`${where}|key`)) {
+			warnedCannotRead.set(`${where}|key`, true);
+			context.logger.warn(`${where} cannot hand chat replies to waiting executions: ${why}`);
+		}
+		return AS_USUAL;
+	};
+	if (!context.getNode().credentials?.omnichannelApi) {
+		return cannotRoute('it has no Omnichannel API credential. Give it the same Omnichannel API credential as the node that waits.');
+	}
 	try {
 		return await credentialChatWaitKey(context);
 	} catch (error) {
-		// Manual registration without an API credential: the trigger cannot read the conversation.
-		context.logger.warn(
-			`Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''} cannot hand chat replies to waiting executions: ${(error as Error).message}. Give it the same Omnichannel API credential as the node that waits.`,
-		);
-		return undefined;
+		const message = (error as Error).message;
+		// Our check of its form, or n8n's own refusals: no retry changes them.
+		if (error instanceof NodeOperationError || /does not exist for type|was not found|cannot be used in workflows|could not be decrypted/i.test(message)) {
+			return cannotRoute(`${message}. Give it the same Omnichannel API credential as the node that waits.`);
+		}
+		if (!senderStillRetries(event, Date.now())) return AS_USUAL;
+		return { route: 'retryLater', reason: `could not read the trigger's Omnichannel API credential from n8n's database: ${message}` };
 	}
 }
 
@@ -182,20 +193,20 @@ async function chatWaitKeyOf(context: IWebhookFunctions): Promise<Buffer | undef
 export async function routeChatReply(context: IWebhookFunctions, event: ServiceEvent, deadline: number): Promise<ReplyRoute> {
 	const message = event.data;
 	if (event.type !== 'message.created' || !message || typeof message.conversation_id !== 'string') return AS_USUAL;
+	// This package's sends never answer a wait; the node that asks a question ends the older waits itself.
+	if (isOwnSend(message)) return AS_USUAL;
 	// A reply is in the conversation of its question, which this trigger's channel types let through.
 	if (!onChannelTypes(message, eventFilters(context).channelTypes) || !workflowWaitsInChat(context)) return AS_USUAL;
 	const routed = `${context.getWorkflow().id ?? ''}|${event.id}`;
 	const earlier = handedOver.get(routed);
 	if (earlier !== undefined) return { route: 'taken', execution: earlier };
-	const key = await chatWaitKeyOf(context);
-	if (!key) return AS_USUAL;
-	// This package's sends are never replies; its questions end older waits.
-	if (isOwnSend(message)) return await endOlderWaits(context, key, event, deadline);
+	const key = await chatWaitKeyOf(context, event);
+	if (!Buffer.isBuffer(key)) return key;
 	const messages = await readConversation(context, event, deadline);
 	if (!Array.isArray(messages)) return messages;
 	const answer = answeredWait(key, workflowTag(context.getWorkflow().id), event, messages, Date.now());
 	if (!answer) return AS_USUAL;
-	const route = routeOf(await handOver(context, key, answer.wait, answer.handOver, deadline), answer.wait, event, Date.now());
+	const route = routeOf(await handOver(context, n8nOrigin(context), key, answer.wait, answer.handOver, deadline), answer.wait, event, Date.now());
 	if (route.route === 'taken') handedOver.set(routed, route.execution);
 	return route;
 }

@@ -21,9 +21,8 @@ import {
 	workflowTag,
 } from '../../nodes/shared/chatWait';
 import type { ChatWait } from '../../nodes/shared/chatWait';
-import { handOverOutcome } from '../../nodes/OmnichannelTrigger/handOver';
+import { olderOpenWaits, outcomeOfAnswer } from '../../nodes/shared/chatHandOver';
 import { answeredWait } from '../../nodes/OmnichannelTrigger/replyRouting';
-import { olderOpenWaits } from '../../nodes/OmnichannelTrigger/supersede';
 
 const key = chatWaitKey('svc_test_abcdefgh.0123456789abcdef0123');
 const otherKey = chatWaitKey('svc_test_zyxwvuts.0123456789abcdef0123');
@@ -174,7 +173,7 @@ describe('which wait a message answers', () => {
 	});
 });
 
-describe('what the resume URL answered (handOverOutcome)', () => {
+describe('what the resume URL answered (outcomeOfAnswer)', () => {
 	test.each([
 		[200, { resumed: true, waitId: 'a' }, 'taken'],
 		[200, { resumed: false, reason: 'neither word; reminded' }, 'taken'],
@@ -195,7 +194,7 @@ describe('what the resume URL answered (handOverOutcome)', () => {
 		[500, { code: 0, message: 'Execution is already being resumed by another process' }, 'unreachable'],
 		[502, 'Bad Gateway', 'unreachable'],
 	])('%i %j: %s', (status, body, outcome) => {
-		expect(handOverOutcome(status, body)).toBe(outcome);
+		expect(outcomeOfAnswer(status, body)).toBe(outcome);
 	});
 });
 

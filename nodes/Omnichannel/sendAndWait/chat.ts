@@ -14,6 +14,8 @@ import {
 	workflowTag,
 } from '../../shared/chatWait';
 import type { ChatWait, HandOver } from '../../shared/chatWait';
+import { executionOf, olderOpenWaits, supersedeOlderWaits } from '../../shared/chatHandOver';
+import { readRecentMessages } from '../../shared/conversation';
 import { simplifyRecord } from '../../shared/simplifiedRecords';
 import { apiRequest, credentialChatWaitKey } from '../../shared/transport';
 import type { PendingJson, ResponseRequest } from './request';
@@ -94,6 +96,31 @@ export async function carrierFor(
 		});
 	}
 	return carrier;
+}
+
+/** How long the asking node keeps trying to end an older wait that is still starting (asked a moment earlier). */
+const SUPERSEDE_BUDGET_MS = 20_000;
+
+/**
+ * A newer question ends the older open waits of this workflow in the
+ * conversation (shared/chatHandOver.ts). Read once the question exists, so
+ * of two executions asking at the same moment the newer sees the older. A
+ * wait it cannot end is logged; the question stands either way.
+ */
+export async function endOlderWaits(context: IExecuteFunctions, itemIndex: number, question: IDataObject): Promise<void> {
+	try {
+		const key = await credentialChatWaitKey(context);
+		const messages = await readRecentMessages(context, String(question.conversation_id), { itemIndex });
+		const older = olderOpenWaits(key, workflowTag(context.getWorkflow().id), question, messages, Date.now());
+		if (older.length === 0) return;
+		const origin = new URL(context.getSignedResumeUrl({})).origin;
+		const left = await supersedeOlderWaits(context, origin, key, question, older, Date.now() + SUPERSEDE_BUDGET_MS);
+		for (const { wait } of left) {
+			context.logger.warn(`Omnichannel: could not end the older wait of execution ${executionOf(wait)} in conversation ${String(question.conversation_id)}; it waits until its limit.`);
+		}
+	} catch (error) {
+		context.logger.warn(`Omnichannel: could not check the conversation for older waits to end: ${(error as Error).message}`);
+	}
 }
 
 /** The reminder of the words, for a reply that was neither. */

@@ -68,27 +68,35 @@ export function checkCredentials(
 	return { baseUrl, fingerprint: `${origin}|${match[1]}|${match[2]}`, redact: redactor(apiKey) };
 }
 
+interface ContextCredentials extends OmnichannelCredentials {
+	/** The key that seals and signs chat waits (shared/chatWait.ts), derived from the API key. */
+	chatWaitKey: Buffer;
+}
+
 /**
  * Checked credentials per n8n context (one node run, one list search, one
- * webhook call): n8n reads and decrypts the credential on every getCredentials
- * call, and a run of 3,000 sends would otherwise do so 3,000 extra times.
- * Only successful checks are kept, so every failing item still gets its own
- * error with its own index.
+ * webhook call): n8n reads the credential from its database and decrypts it
+ * on every getCredentials call, and a run of 3,000 sends, or a delivery that
+ * both routes a chat reply and reads the conversation, would otherwise do so
+ * again for each. Only successful checks are kept, so every failing item
+ * still gets its own error with its own index.
  */
-const checkedByContext = new WeakMap<object, OmnichannelCredentials>();
+const checkedByContext = new WeakMap<object, ContextCredentials>();
 
-export async function contextCredentials(context: OmnichannelContext, itemIndex?: number): Promise<OmnichannelCredentials> {
+async function readCredentials(context: OmnichannelContext, itemIndex?: number): Promise<ContextCredentials> {
 	const known = checkedByContext.get(context);
 	if (known) return known;
 	const data = (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
-	const checked = checkCredentials(context.getNode(), data, itemIndex);
+	const checked = { ...checkCredentials(context.getNode(), data, itemIndex), chatWaitKey: chatWaitKey(String(data.apiKey)) };
 	checkedByContext.set(context, checked);
 	return checked;
 }
 
+export async function contextCredentials(context: OmnichannelContext, itemIndex?: number): Promise<OmnichannelCredentials> {
+	return await readCredentials(context, itemIndex);
+}
+
 /** The key that seals and signs chat waits (shared/chatWait.ts), derived from the credential's API key. */
 export async function credentialChatWaitKey(context: OmnichannelContext): Promise<Buffer> {
-	const data = (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
-	checkCredentials(context.getNode(), data);
-	return chatWaitKey(String(data.apiKey));
+	return (await readCredentials(context)).chatWaitKey;
 }

@@ -5,7 +5,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readSendFields, sendCall } from '../../helpers/send';
 import { ItemValidator } from '../../helpers/validation';
 import { readWaitLimit, WAIT_INDEFINITELY } from '../../sendAndWait/limit';
-import { carrierFor, checkChatRoute } from '../../sendAndWait/chat';
+import { carrierFor, checkChatRoute, endOlderWaits } from '../../sendAndWait/chat';
 import { chatInstruction, linkParameters, linksLength, messageText } from '../../sendAndWait/message';
 import type { ResponseLink } from '../../sendAndWait/message';
 import { readResponseRequest } from '../../sendAndWait/parameters';
@@ -105,6 +105,7 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 	return async () => {
 		const sentAt = new Date();
 		const message = (await send()) as IDataObject;
+		if (request.chat) await endOlderWaits(this, itemIndex, { conversation_id: fields.conversation_id, ...message });
 		const pending = pendingJson(request, String(message.id ?? ''), fields.conversation_id, sentAt);
 		leavePendingItem(this, pending, itemIndex);
 		requireSignature(this);

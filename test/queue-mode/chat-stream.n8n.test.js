@@ -1,0 +1,71 @@
+'use strict';
+// Chat waits under a stream of customer messages (harness/chat-stream.js),
+// queue mode on the run's shared cluster: executions wait for a reply in the
+// chat, then customers write 6 messages a second, every 10th a reply to one
+// of the waits, the others the first message of a new conversation. Every
+// reply resumes its wait once, every other message runs once, and no
+// message leaves more than one execution. Prints the counts, and how many
+// messages the sender had to deliver again (the benchmark, chat-stream-queue,
+// measures the speed at the issue's scale beside n8n's Wait node).
+const { sleep, waitFor } = require('../../harness');
+const { CHANNEL, chatStream, chatStreamWorkflow, readerClient, startRecorder } = require('../../harness/chat-stream');
+const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
+
+const ID = 'queueChatStream1';
+const WAITS = 20;
+const RATE = 6;
+const SECONDS = 20;
+/** Short delivery retries, so that a delivery n8n did not answer in time is sent again soon. */
+const RETRY_SCHEDULE_MS = [2000, 4000, 8000, 16000, 32000];
+/** Time for anything that should not happen (a second run, a late copy) to show up. */
+const QUIET_PERIOD_MS = 5000;
+
+let ctx;
+let recorder;
+
+beforeAll(async () => {
+	recorder = await startRecorder();
+	ctx = await openQueueContext({
+		credential: { id: 'chatStreamCred01', name: 'Chat stream sandbox' },
+		setUp: ({ credential }) => ({ workflows: [chatStreamWorkflow(credential, { id: ID, recorderUrl: recorder.url })], publish: [ID] }),
+		webhooks: 1,
+	});
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+	await ctx?.close();
+	await recorder?.close();
+});
+
+test(
+	`${RATE} messages a second over ${WAITS} waiting executions: every reply resumes its wait once, every other message runs once, one execution each at most`,
+	async () => {
+		const { client, cluster } = ctx;
+		await client.control('PUT', '/faults', { retry_schedule_ms: RETRY_SCHEDULE_MS });
+		const reader = await readerClient(ctx.sandbox, client.control);
+		const channel = (await reader.listAll('/channels')).find((c) => c.type === CHANNEL && c.is_active);
+		const driver = chatStream({ control: client.control, client: reader, channelId: channel.id });
+		const waiting = await driver.fillWaits(WAITS);
+		await client.control('DELETE', '/deliveries');
+		const sent = await driver.stream({ waiting, rate: RATE, seconds: SECONDS });
+		await waitFor(async () => await driver.settled(recorder, sent), { what: 'every message accounted for', timeoutMs: 120_000, intervalMs: 2000 }).catch(() => undefined);
+		await sleep(QUIET_PERIOD_MS);
+		const { lost, ...outcomes } = await driver.outcomesOf(recorder, sent);
+		const attempts = (await client.control('GET', '/deliveries')).filter((d) => sent.some((m) => m.id === d.data_id));
+		const executions = await cluster.main.listExecutions({ workflowId: ID });
+		const counts = {
+			...outcomes,
+			executions: executions.length,
+			messagesDeliveredAgain: new Set(attempts.filter((a) => a.attempt > 1).map((a) => a.data_id)).size,
+			deliveryAnswers: attempts.reduce((all, a) => ({ ...all, [a.status ?? 'none in 10 s']: (all[a.status ?? 'none in 10 s'] ?? 0) + 1 }), {}),
+		};
+		console.log(JSON.stringify({ suite: 'chat stream (queue mode)', waits: WAITS, rate: RATE, seconds: SECONDS, ...counts, lost }));
+		const replies = outcomes.replies.sent;
+		const others = outcomes.others.sent;
+		expect(outcomes.replies).toEqual({ sent: replies, once: replies, lost: 0, doubled: 0, startedRun: 0 });
+		expect(outcomes.others).toEqual({ sent: others, once: others, lost: 0, doubled: 0 });
+		// The waits' runs and one per other message: a reply resumes its wait and starts none.
+		expect(executions).toHaveLength(WAITS + others);
+	},
+	12 * 60 * 1000,
+);
