@@ -81,6 +81,8 @@ function peerWorkflow(credential, recorderUrl) {
  */
 async function startPeerRelay(n8nUrl) {
 	const resumeUrls = new Map();
+	/** Per customer message: the call it makes (a resume URL, or none: a start) and whether n8n took it. */
+	const actions = new Map();
 	let secret;
 	const agent = new http.Agent({ keepAlive: true });
 	const calls = [];
@@ -111,12 +113,16 @@ async function startPeerRelay(n8nUrl) {
 				return response.writeHead(200).end();
 			}
 			if (message.from_customer !== true) return response.writeHead(200).end();
-			const url = resumeUrls.get(message.conversation_id);
-			resumeUrls.delete(message.conversation_id);
+			// A message is started or resumed once: a copy the sender delivers again repeats the same call, until n8n took it.
+			const action = actions.get(message.id) ?? { url: resumeUrls.get(message.conversation_id), done: false };
+			actions.set(message.id, action);
+			if (action.done) return response.writeHead(200).end();
+			if (action.url) resumeUrls.delete(message.conversation_id);
 			// As a Webhook node answers: the delivery is acknowledged once n8n took the call.
-			const call = url ? await post(url, { reply: message }) : await post(`${n8nUrl()}/webhook/${PEER.path}`, { conversation_id: message.conversation_id });
-			calls.push({ ...call, kind: url ? 'resume' : 'start' });
-			response.writeHead(call.status >= 200 && call.status < 300 ? 200 : 503).end();
+			const call = action.url ? await post(action.url, { reply: message }) : await post(`${n8nUrl()}/webhook/${PEER.path}`, { conversation_id: message.conversation_id });
+			calls.push({ ...call, kind: action.url ? 'resume' : 'start' });
+			action.done = call.status >= 200 && call.status < 300;
+			response.writeHead(action.done ? 200 : 503).end();
 		});
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
