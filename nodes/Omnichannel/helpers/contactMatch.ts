@@ -52,10 +52,24 @@ export const samePhone = (phone: string, defaultCountryCode: string, rowHasEmail
 	phoneKey(contact.phone, defaultCountryCode) === phone &&
 	!(rowHasEmail && typeof contact.email === 'string' && contact.email.trim() !== '');
 
-/** The most recently updated first; ties by id, so the choice never varies. */
-export function newestFirst(contacts: IDataObject[]): IDataObject[] {
-	const time = (contact: IDataObject) => Date.parse(String(contact.updated_at ?? '')) || 0;
-	return [...contacts].sort((a, b) => time(b) - time(a) || String(b.id).localeCompare(String(a.id)));
+const timeOf = (value: unknown): number => Date.parse(String(value ?? '')) || 0;
+
+/**
+ * The most recently updated first; ties by id, so the choice never varies.
+ * `writtenAt` ranks the contacts this run wrote (newest write first) before
+ * the others: the API would give them the newest updated_at, which a run that
+ * read its contacts first does not know.
+ */
+export function newestFirst(contacts: IDataObject[], writtenAt: (contact: IDataObject) => number = () => 0): IDataObject[] {
+	return [...contacts].sort(
+		(a, b) => writtenAt(b) - writtenAt(a) || timeOf(b.updated_at) - timeOf(a.updated_at) || String(b.id).localeCompare(String(a.id)),
+	);
+}
+
+/** The first created first; ties by id (code units, not the locale): every writer that compares the same contacts picks the same one. */
+export function oldestFirst(contacts: IDataObject[]): IDataObject[] {
+	const byId = (a: IDataObject, b: IDataObject) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0);
+	return [...contacts].sort((a, b) => timeOf(a.created_at) - timeOf(b.created_at) || byId(a, b));
 }
 
 /**
