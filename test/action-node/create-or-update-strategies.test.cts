@@ -2,7 +2,8 @@
  * Contact > Create or Update at scale: Find Contacts By (Automatic, Read All
  * Contacts First, Search Each Row) gives the same answer for the same rows and
  * costs the requests docs/operations.md states; a contact created by someone
- * else between the read and the write is found; Empty Values.
+ * else between the read and the write is found; two workflows that create the
+ * same people at the same moment leave one contact per person; Empty Values.
  * Each test works in a workspace of its own, so the workspace's size is what
  * the test made it.
  */
@@ -12,7 +13,7 @@ import type { AddressInfo } from 'net';
 
 import { runNode } from '../support/host/action-node.cjs';
 import type { Credentials, RunResult } from '../support/host/action-node.cjs';
-import { control, resetStats, stats } from '../support/sandbox.cjs';
+import { clearFaults, control, resetStats, setFaults, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { useSandbox } from '../support/suite.cjs';
 
@@ -170,31 +171,31 @@ describe('what each strategy costs, in requests', () => {
 		return { result, requests: counted.requests, routes: counted.by_route, contacts: await contactsOf(ws) };
 	};
 
-	test('Read All Contacts First: 1 page, 2 per new row, 1 per changed row', async () => {
+	test('Read All Contacts First: 1 page, 2 per new row, 1 per changed row, 1 page of new contacts after the rows', async () => {
 		const { result, requests, routes, contacts } = await measure('readAll', rowsFor(), Array.from({ length: 30 }, (_, n) => person(n)));
 		expect(count(actions(result))).toEqual({ unchanged: 22, updated: 5, created: 5 });
-		expect(routes).toEqual({ 'GET /contacts': 1 + 5, 'POST /contacts': 5, 'PATCH /contacts/{id}': 5 });
-		expect(requests).toBe(16);
+		expect(routes).toEqual({ 'GET /contacts': 1 + 5 + 1, 'POST /contacts': 5, 'PATCH /contacts/{id}': 5 });
+		expect(requests).toBe(17);
 		expect(duplicatesByEmail(contacts)).toBe(0);
 	});
 
-	test('Search Each Row: a search per row, the writes', async () => {
+	test('Search Each Row: a search per row, the writes, 1 page of new contacts after the rows', async () => {
 		const { result, routes } = await measure('searchEachRow', rowsFor(), Array.from({ length: 30 }, (_, n) => person(n)));
 		expect(count(actions(result))).toEqual({ unchanged: 22, updated: 5, created: 5 });
-		expect(routes).toEqual({ 'GET /contacts': 32, 'POST /contacts': 5, 'PATCH /contacts/{id}': 5 });
+		expect(routes).toEqual({ 'GET /contacts': 32 + 1, 'POST /contacts': 5, 'PATCH /contacts/{id}': 5 });
 	});
 
 	test('Automatic reads all from 10 rows when the workspace has at most 250 contacts per row', async () => {
 		const { result, routes } = await measure('auto', rowsFor(), Array.from({ length: 30 }, (_, n) => person(n)));
 		expect(count(actions(result))).toEqual({ unchanged: 22, updated: 5, created: 5 });
-		expect(routes['GET /contacts']).toBe(1 + 5);
+		expect(routes['GET /contacts']).toBe(1 + 5 + 1);
 	});
 
 	test('Automatic searches each row below 10 rows, without asking how many contacts there are', async () => {
 		const rows = [person(0), person(1, 'New'), person(300), ...Array.from({ length: 6 }, (_, n) => person(2 + n))];
 		const { result, routes } = await measure('auto', rows, Array.from({ length: 8 }, (_, n) => person(n)));
 		expect(count(actions(result))).toEqual({ unchanged: 7, updated: 1, created: 1 });
-		expect(routes).toEqual({ 'GET /contacts': 9, 'POST /contacts': 1, 'PATCH /contacts/{id}': 1 });
+		expect(routes).toEqual({ 'GET /contacts': 9 + 1, 'POST /contacts': 1, 'PATCH /contacts/{id}': 1 });
 	});
 
 	test('Automatic searches each row when the workspace has more than 250 contacts per row: one page read to learn it', async () => {
@@ -279,6 +280,35 @@ describe('between the read and the write', () => {
 		} finally {
 			await proxy.close();
 		}
+	});
+});
+
+describe('two workflows, the same people, at the same moment', () => {
+	test.each([['Search Each Row', 'searchEachRow'], ['Read All Contacts First', 'readAll']])('%s in both: one contact per person', async (_label, strategy) => {
+		const ws = await workspace();
+		await seed(ws, Array.from({ length: 20 }, (_, n) => person(1000 + n)));
+		const people = Array.from({ length: 40 }, (_, n) => person(n));
+		// 100 ms per request: both workflows search before either creates, as they do against the real API.
+		await setFaults(suite.sb, { latency_ms: 100 });
+		let results: RunResult[];
+		try {
+			results = await Promise.all([
+				run(ws, strategy, people, { nodeId: 'a0000000-0000-4000-8000-00000000000a' }),
+				run(ws, strategy, people.map((one) => ({ ...one, email: one.email.toUpperCase() })), { nodeId: 'b0000000-0000-4000-8000-00000000000b' }),
+			]);
+		} finally {
+			await clearFaults(suite.sb);
+		}
+		const contacts = await contactsOf(ws);
+		const created = results.flatMap((result) => result.json.filter((json) => upsertOf(json).action === 'created'));
+		const merged = results.flatMap((result) => result.json.flatMap((json) => upsertOf(json).merged ?? []));
+		console.log(`create-or-update, two workflows (${strategy}): ${JSON.stringify({ people: 40, created: created.length, merged: new Set(merged).size, contacts: contacts.length - 20 })}`);
+		expect(results.map((result) => result.status)).toEqual(['success', 'success']);
+		expect(duplicatesByEmail(contacts)).toBe(0);
+		expect(contacts).toHaveLength(60);
+		// Every row's output names the contact that stayed.
+		const ids = new Set(contacts.map((contact) => contact.id));
+		expect(results.flatMap((result) => result.json).filter((json) => !ids.has(json.id))).toEqual([]);
 	});
 });
 

@@ -6,9 +6,10 @@ import { keyNames } from '../../helpers/contactMatch';
 import { simplifyProperty } from '../../helpers/simplify';
 import { readRow } from '../../helpers/upsert/row';
 import { upsertRun } from '../../helpers/upsert/run';
+import { settleCreated } from '../../helpers/upsert/settle';
 import { RowWriter } from '../../helpers/upsert/writes';
 import { ItemValidator } from '../../helpers/validation';
-import type { OperationExecute } from '../../helpers/operation';
+import type { OperationAfterItems, OperationExecute } from '../../helpers/operation';
 
 const MATCH_FIELDS = ['email', 'phone'];
 
@@ -170,4 +171,9 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 			place.done();
 		}
 	};
+};
+
+/** After the rows: what another workflow created at the same moment is merged (helpers/upsert/settle.ts). */
+export const afterItems: OperationAfterItems = async function (run) {
+	return await settleCreated(this, upsertRun(run), run.throttle);
 };
