@@ -22,7 +22,8 @@ import { apiSource, nodeError, writeOnto } from './writes';
  * keeps its non-empty fields) and writes the row onto it again. Every writer
  * that runs this check picks the same contact to keep (oldestFirst), so two
  * runs that both see the pair agree, and the run whose check comes last sees
- * both: once both runs are done, the person has one contact.
+ * both: once both runs are done, the person has one contact
+ * (docs/api-assumptions.md, "The nodes": Create or Update across workflows).
  */
 
 /** The outcome of the check for one created contact: the contact kept, or why the check failed. */

@@ -4,8 +4,9 @@ import { PER_PAGE_MAX } from '../../../shared/transport';
  * When Find Contacts By > Automatic reads all contacts first, in requests:
  * reading costs one request per page of 500 (docs/api-assumptions.md, "Lists
  * and pagination"), and saves the search of every row that finds its
- * contact there; a new row searches once more before its create either way.
- * The costs per strategy, measured, are in docs/operations.md
+ * contact there; a new row searches once more before its create either way
+ * (docs/api-assumptions.md, "The nodes": read all contacts, or search each
+ * row). The costs per strategy, measured, are in docs/operations.md
  * ("Create or Update").
  */
 
