@@ -1,12 +1,14 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
 
+import { PER_PAGE_MAX } from '../../../shared/transport';
 import { contactFieldOptions, nameProperty } from '../../helpers/contactFields';
 import { keyNames } from '../../helpers/contactMatch';
 import { simplifyProperty } from '../../helpers/simplify';
 import { readRow } from '../../helpers/upsert/row';
 import { upsertRun } from '../../helpers/upsert/run';
 import { settleCreated } from '../../helpers/upsert/settle';
+import { AUTO_MAX_CONTACTS, AUTO_MIN_ROWS, CONTACTS_PER_ROW } from '../../helpers/upsert/strategy';
 import { RowWriter } from '../../helpers/upsert/writes';
 import { ItemValidator } from '../../helpers/validation';
 import type { OperationAfterItems, OperationExecute } from '../../helpers/operation';
@@ -106,12 +108,12 @@ const properties: INodeProperties[] = [
 					{
 						name: 'Automatic',
 						value: 'auto',
-						description: 'Read all contacts first when that takes fewer requests than searching: from 10 rows, with at most 250 contacts in the workspace per row (and at most 200,000)',
+						description: `Read all contacts first when that takes fewer requests than searching: from ${AUTO_MIN_ROWS} rows, with at most ${CONTACTS_PER_ROW} contacts in the workspace per row (and at most ${AUTO_MAX_CONTACTS.toLocaleString('en-US')})`,
 					},
 					{
 						name: 'Read All Contacts First',
 						value: 'readAll',
-						description: 'One request per 500 contacts of the workspace, then none for a row whose contact is found; a new row searches once more before it is created',
+						description: `One request per ${PER_PAGE_MAX} contacts of the workspace, then none for a row whose contact is found; a new row searches once more before it is created`,
 					},
 					{
 						name: 'Search Each Row',
@@ -121,7 +123,7 @@ const properties: INodeProperties[] = [
 				],
 				default: 'auto',
 				description: 'How the rows find their contacts. Either way a changed row costs one more request and a new row two.',
-				hint: 'Reading costs 1 request per 500 contacts; searching costs 1 request per row',
+				hint: `Reading costs 1 request per ${PER_PAGE_MAX} contacts; searching costs 1 request per row`,
 			},
 			{
 				displayName: 'If Several Match',

@@ -24,11 +24,11 @@ export const AUTO_MIN_ROWS = 10;
 export const CONTACTS_PER_ROW = PER_PAGE_MAX / 2;
 
 /**
- * Automatic holds at most this many contacts in the n8n process (about
- * 60 MB, see docs/operations.md); above it, it searches each row.
+ * Automatic holds at most this many contacts in the n8n process (what they
+ * take, measured: docs/operations.md); above it, it searches each row.
  */
 export const AUTO_MAX_CONTACTS = 200_000;
 
 /** Whether Automatic reads all `total` contacts for `rows` rows. */
 export const readAllPays = (rows: number, total: number): boolean =>
-	rows >= AUTO_MIN_ROWS && total <= AUTO_MAX_CONTACTS && Math.ceil(total / PER_PAGE_MAX) <= rows / 2;
+	rows >= AUTO_MIN_ROWS && total <= AUTO_MAX_CONTACTS && total <= rows * CONTACTS_PER_ROW;
