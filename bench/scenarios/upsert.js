@@ -17,7 +17,7 @@
 // (duplicates), people without a contact. The goal: requests at most pages +
 // new rows x 2 + changed rows + 1% of the rows, 0 x 429, 0 failed rows, 0
 // duplicates, and at most 1.4 x the expert flow's time.
-//   npm run bench -- --only upsert          (about 10 minutes a run)
+//   npm run bench -- --only upsert          (about 11 minutes a run)
 //   npm run bench -- --only upsert-memory   what reading 100,000 contacts first holds in n8n
 // BENCH_UPSERT_ROWS (default 10,000) sets both the rows and the contacts.
 const crypto = require('crypto');
