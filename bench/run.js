@@ -64,6 +64,7 @@ const n8nScenarios = {
 	reads: require('./scenarios/reads'),
 	sends: require('./scenarios/sends'),
 	upsert: require('./scenarios/upsert'),
+	'upsert-memory': { run: require('./scenarios/upsert').runMemory },
 	webhooks: require('./scenarios/webhooks'),
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },

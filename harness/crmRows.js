@@ -78,4 +78,61 @@ function countPeople(contacts, tag) {
 	return { contacts: contactsOfTag, people: perPerson.size, duplicates: contactsOfTag - perPerson.size };
 }
 
-module.exports = { crmRows, countPeople, upsertParameters };
+/**
+ * n in letters (a, b, …, ba, …): the sandbox's search also compares the
+ * digits of a search text with phone numbers, so a sync whose emails carried
+ * digits would make each search find thousands of contacts in a large
+ * workspace.
+ */
+const letters = (n) => [...n.toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join('');
+
+/** A tag of letters only, for the emails of syncRows. */
+const letterTag = (bytes) => [...bytes].map((byte) => String.fromCharCode(97 + (byte % 26))).join('');
+
+/** Person n of a nightly sync (syncRows): name `Person <n> <tag>`, an email without digits. */
+const syncPerson = (n, tag) => ({ name: `Person ${n} ${tag}`, email: `person.${letters(n)}.${tag}@example.com`, phone: `+49 30 ${1_000_000 + n}`, company: 'Original' });
+
+/**
+ * A nightly CRM export synced into a workspace of `contacts` contacts (people
+ * 0 to contacts - 1), `rows` rows long: 5% of the rows are new people (every
+ * 19th first row), 5% are people of the export again with their email in
+ * another writing (upper-cased with spaces around it, or capitalised), a few
+ * rows after their first row, and 10% of the rows change a person's company
+ * (every 9th person of the workspace met). The rest equal the workspace.
+ * Returns the workspace's contacts, the rows, and what they are.
+ */
+function syncRows({ contacts, rows, tag }) {
+	const fresh = Math.round(rows * 0.05);
+	const repeats = Math.round(rows * 0.05);
+	const firstRows = rows - repeats;
+	const workspace = Array.from({ length: contacts }, (_, n) => {
+		const { name, email, phone, company } = syncPerson(n, tag);
+		return { name, email, phone, company };
+	});
+	let nextExisting = 0;
+	let nextNew = contacts;
+	let changed = 0;
+	const firsts = Array.from({ length: firstRows }, (_, index) => {
+		const isNew = index % Math.floor(firstRows / fresh) === Math.floor(firstRows / fresh) - 1 && nextNew < contacts + fresh;
+		const n = isNew ? nextNew++ : nextExisting++;
+		const change = !isNew && n % 9 === 4;
+		if (change) changed++;
+		const { name, email, phone } = syncPerson(n, tag);
+		return { name, email, phone, company: change ? 'Changed' : 'Original' };
+	});
+	const after = new Map();
+	for (let r = 0; r < repeats; r++) {
+		const index = (r * Math.floor(firstRows / repeats) + (r % 19)) % firstRows;
+		const first = firsts[index];
+		const email = r % 2 ? `  ${first.email.toUpperCase()} ` : first.email[0].toUpperCase() + first.email.slice(1);
+		const at = Math.min(firstRows - 1, index + 1 + (r % 11));
+		after.set(at, [...(after.get(at) ?? []), { ...first, email }]);
+	}
+	return {
+		workspace,
+		rows: firsts.flatMap((row, index) => [row, ...(after.get(index) ?? [])]),
+		counts: { rows, new: nextNew - contacts, changed, repeated: repeats, unchanged: rows - (nextNew - contacts) - changed },
+	};
+}
+
+module.exports = { crmRows, countPeople, upsertParameters, syncRows, syncPerson, letterTag };

@@ -9,15 +9,30 @@
 // - n8n's Retry On Fail under injected 5xx on writes (half of them after the
 //   API created the contact), and n8n's Retry of a failed execution: nothing
 //   created twice.
+// - Find Contacts By: a sync read all contacts first and the same sync
+//   searching each row: the same actions, one contact per person, and the
+//   requests each made;
+// - two workflows (a form intake and a sheet sync) with the same people at
+//   the same moment: one contact per person.
 // The queue-mode counterpart is test/queue-mode/create-or-update.n8n.test.js.
 const crypto = require('crypto');
 
 const { waitFor, workflows: w } = require('../../harness');
-const { crmRows, countPeople, upsertParameters } = require('../../harness/crmRows');
+const { crmRows, countPeople, upsertParameters, syncRows, letterTag } = require('../../harness/crmRows');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const TEST_TIMEOUT_MS = 8 * 60 * 1000;
-const IDS = { sync: 'crmUpsertSync001', retryOnFail: 'crmUpsertRetry01', failing: 'crmUpsertFails01' };
+const IDS = {
+	sync: 'crmUpsertSync001',
+	retryOnFail: 'crmUpsertRetry01',
+	failing: 'crmUpsertFails01',
+	readAll: 'crmUpsertRead001',
+	searchEachRow: 'crmUpsertEach001',
+	formIntake: 'crmUpsertForm001',
+	sheetSync: 'crmUpsertSheet01',
+};
+/** Match By Email, so that each strategy's requests are exact: one search per row, and one more per new row. */
+const byEmail = (strategy) => upsertParameters({ matchBy: 'email', options: { defaultCountryCode: '49', strategy } });
 
 const newTag = () => `u${crypto.randomBytes(4).toString('hex')}`;
 
@@ -64,6 +79,10 @@ describe('Contact > Create or Update in n8n: once per person', () => {
 			syncWorkflow(IDS.retryOnFail, 'crm-retry-on-fail', 'lastNode', upsertParameters(), { retryOnFail: true, maxTries: 5, waitBetweenTries: 0 }),
 			// The name of a new person comes from a column the first version of the workflow gets wrong.
 			syncWorkflow(IDS.failing, 'crm-failing', 'onReceived', upsertParameters({ name: '={{ $json.fullName ?? "" }}' })),
+			syncWorkflow(IDS.readAll, 'crm-read-all', 'lastNode', byEmail('readAll')),
+			syncWorkflow(IDS.searchEachRow, 'crm-each-row', 'lastNode', byEmail('searchEachRow')),
+			syncWorkflow(IDS.formIntake, 'crm-form-intake', 'lastNode', upsertParameters()),
+			syncWorkflow(IDS.sheetSync, 'crm-sheet-sync', 'lastNode', upsertParameters()),
 		]);
 		await ctx.n8n.start();
 		await ctx.n8n.setupOwnerAndApiKey();
@@ -159,6 +178,56 @@ describe('Contact > Create or Update in n8n: once per person', () => {
 			expect(afterFailure.contacts).toBeLessThan(30);
 			expect(retried.status).toBe('success');
 			expect(counts).toEqual({ contacts: 30, people: 30, duplicates: 0 });
+		},
+		TEST_TIMEOUT_MS,
+	);
+	test(
+		'Find Contacts By, a sync of 300 rows into 300 contacts: read all first and search each row give the same actions and one contact per person',
+		async () => {
+			const outcomes = {};
+			for (const strategy of ['readAll', 'searchEachRow']) {
+				const tag = letterTag(crypto.randomBytes(6));
+				const sync = syncRows({ contacts: 300, rows: 300, tag });
+				await ctx.client.control('PUT', '/faults', { rate_limit_per_second: 100_000 });
+				for (const contact of sync.workspace) await ctx.client.api('POST', '/contacts', contact);
+				await ctx.client.control('DELETE', '/faults');
+				const total = (await ctx.client.api('GET', '/contacts?per_page=1')).total;
+				await ctx.client.control('DELETE', '/stats');
+				const outputs = await post(strategy === 'readAll' ? 'crm-read-all' : 'crm-each-row', sync.rows);
+				const { requests } = await ctx.client.control('GET', '/stats');
+				outcomes[strategy] = { rows: sync.rows.length, ...(await peopleOf(tag)), actions: actions(outputs), requests, workspaceContacts: total, expected: sync.counts };
+			}
+			summary.strategies = outcomes;
+			console.log(`create-or-update: Find Contacts By, same sync: ${JSON.stringify(outcomes)}`);
+			const { readAll, searchEachRow } = outcomes;
+			for (const outcome of [readAll, searchEachRow]) {
+				expect(outcome).toMatchObject({ contacts: 315, people: 315, duplicates: 0, actions: { created: 15, updated: 30, unchanged: 255 } });
+			}
+			// Read all: its pages, a search and a create per new row, an update per changed row, one page of the contacts created meanwhile.
+			expect(readAll.requests).toBe(Math.ceil(readAll.workspaceContacts / 500) + 15 * 2 + 30 + 1);
+			expect(searchEachRow.requests).toBe(300 + 15 + 30 + 1);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'two workflows, the same 40 people at the same moment (100 ms per request): one contact per person',
+		async () => {
+			const tag = newTag();
+			const people = crmRows({ people: 40, tag, area: 50 });
+			await ctx.client.control('PUT', '/faults', { latency_ms: 100 });
+			let form;
+			let sheet;
+			try {
+				[form, sheet] = await Promise.all([post('crm-form-intake', people), post('crm-sheet-sync', people.map((row) => ({ ...row, email: row.email.toUpperCase() })))]);
+			} finally {
+				await ctx.client.control('DELETE', '/faults');
+			}
+			const counts = await peopleOf(tag);
+			const merged = new Set([...form, ...sheet].flatMap((json) => json._upsert.merged ?? []));
+			summary.twoWorkflows = { rows: 80, ...counts, actions: actions([...form, ...sheet]), merged: merged.size };
+			console.log(`create-or-update: two workflows at once: ${JSON.stringify(summary.twoWorkflows)}`);
+			expect(counts).toEqual({ contacts: 40, people: 40, duplicates: 0 });
 		},
 		TEST_TIMEOUT_MS,
 	);

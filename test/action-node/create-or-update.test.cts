@@ -4,7 +4,7 @@
  * sandbox (created / updated / unchanged, once per person within a run and
  * across two runs at once, If Several Match, Continue On Fail).
  */
-import { createMaySendAgain } from '../../nodes/Omnichannel/actions/contact/createOrUpdate.operation';
+import { createMaySendAgain } from '../../nodes/Omnichannel/helpers/upsert/writes';
 import { emailKey, looksLikeEmail, phoneKey, phoneSearchText } from '../../nodes/Omnichannel/helpers/contactMatch';
 import { processedData, runNode } from '../support/host/action-node.cjs';
 import type { RunResult } from '../support/host/action-node.cjs';
@@ -42,11 +42,14 @@ async function contactsWith(text: string): Promise<Json[]> {
 	return (page.data as Json[]).filter((contact) => String(contact.email).includes(text));
 }
 
+/** Both ways of finding contacts (Automatic picks one of them), each given every case below. */
+const STRATEGIES = ['searchEachRow', 'readAll'];
+
 const upsert = (json: Json) => json._upsert as { action: string; changedFields: string[]; matchedBy: string | null };
 
 describe('the matching rules', () => {
 	test('phones: +49, 0049, (0) and a national 0 with the default code are one number', () => {
-		const keys = ['+49 30 1234567', '0049301234567', '(030) 1234567', '+49 (0)30 123 45 67', '00 49 30-1234567'].map((phone) => phoneKey(phone, '49'));
+		const keys = ['+49 30 1234567', '0049301234567', '(030) 1234567', '+49 (0)30 123 45 67', '00 49 30-1234567', '+49 030 1234567'].map((phone) => phoneKey(phone, '49'));
 		expect(new Set(keys)).toEqual(new Set(['49301234567']));
 	});
 
@@ -55,8 +58,8 @@ describe('the matching rules', () => {
 		expect(phoneKey('(030) 1234567')).toBe('0301234567');
 		// A number without +, 00 or 0 is taken as written: "30 1234567" is not +49 30 1234567.
 		expect(phoneKey('30 1234567', '49')).toBe('301234567');
-		// Italian numbers keep their 0 after the country code: a national 0 with default 39 is dropped.
-		expect(phoneKey('06 1234567', '39')).toBe('3961234567');
+		// Italian numbers keep their 0 after the country code (more countries: phone-numbers.test.cts).
+		expect(phoneKey('06 1234567', '39')).toBe('39061234567');
 		expect(phoneKey('+39 06 1234567', '39')).toBe('39061234567');
 		expect(phoneKey('no digits here')).toBeUndefined();
 	});
@@ -154,6 +157,15 @@ describe('create, update, unchanged', () => {
 		expect(result.json[0].phone).toBe(`+49 40 ${digits}`);
 	});
 
+	test('a number written with the trunk prefix after the country code is the same number', async () => {
+		const tag = newTag();
+		const digits = String(Date.now()).slice(-7);
+		const created = await run(fromRow('phone'), [{ phone: `+49 40 ${digits}`, name: `Trunk ${tag}` }]);
+		const rows = [`+49 040 ${digits}`, `+49 (040) ${digits}`, `(+49) (0)40 ${digits}`].map((phone) => ({ phone, name: `Trunk ${tag}` }));
+		const again = await run(fromRow('phone'), rows);
+		expect(again.json.map((json) => [json.id, upsert(json).action])).toEqual(rows.map(() => [created.json[0].id, 'unchanged']));
+	});
+
 	test('Email Then Phone: falls back to the phone, but not to a contact holding another email', async () => {
 		const tag = newTag();
 		const digits = String(Date.now()).slice(-7);
@@ -178,7 +190,7 @@ describe('create, update, unchanged', () => {
 	});
 });
 
-describe('once per person', () => {
+describe.each(STRATEGIES)('once per person (Find Contacts By: %s)', (strategy) => {
 	test('rows of the same person in one run make one contact, in other writings, in row order', async () => {
 		const tag = newTag();
 		const people = Array.from({ length: 12 }, (_, n) => ({ email: `p${n}-${tag}@example.com`, name: `Person ${n}`, company: 'Old' }));
@@ -187,7 +199,7 @@ describe('once per person', () => {
 			...people.map((person) => ({ ...person, email: `  ${person.email.toUpperCase()} `, company: 'New' })),
 			...people.map((person) => ({ ...person, email: person.email.replace('p', 'P'), company: 'New' })),
 		];
-		const result = await run(fromRow(), rows);
+		const result = await run(fromRow('email', { strategy }), rows);
 		expect(result.status).toBe('success');
 		const actions = result.json.map((json) => upsert(json).action);
 		expect(actions.slice(0, 12).every((action) => action === 'created')).toBe(true);
@@ -202,7 +214,7 @@ describe('once per person', () => {
 	test('two runs of the node at once, with the same people: one contact each', async () => {
 		const tag = newTag();
 		const rows = Array.from({ length: 20 }, (_, n) => ({ email: `both-${n}-${tag}@example.com`, name: `Both ${n}` }));
-		const [a, b] = await Promise.all([run(fromRow(), rows), run(fromRow(), [...rows].reverse())]);
+		const [a, b] = await Promise.all([run(fromRow('email', { strategy }), rows), run(fromRow('email', { strategy }), [...rows].reverse())]);
 		expect([a.status, b.status]).toEqual(['success', 'success']);
 		const stored = await contactsWith(`both-`);
 		expect(stored.filter((contact) => String(contact.email).endsWith(`${tag}@example.com`))).toHaveLength(20);
@@ -213,17 +225,17 @@ describe('once per person', () => {
 	});
 });
 
-describe('several matches, a missing name, Continue On Fail', () => {
+describe.each(STRATEGIES)('several matches, a missing name, Continue On Fail (Find Contacts By: %s)', (strategy) => {
 	test('If Several Match: the most recently updated is updated, or the item fails listing the ids', async () => {
 		const tag = newTag();
 		const email = `twice-${tag}@example.com`;
 		const older = await api(suite.sb, 'POST', '/contacts', { name: 'Older', email });
 		const newer = await api(suite.sb, 'POST', '/contacts', { name: 'Newer', email: email.toUpperCase() });
 		await api(suite.sb, 'PATCH', `/contacts/${older.id}`, { name: 'Older', company: 'touched last' });
-		const updated = await run(fromRow(), [{ email, company: 'Chosen' }]);
+		const updated = await run(fromRow('email', { strategy }), [{ email, company: 'Chosen' }]);
 		expect(updated.json[0].id).toBe(older.id);
 
-		const failed = await run(fromRow('email', { ifSeveralMatch: 'fail' }), [{ email, company: 'x' }]);
+		const failed = await run(fromRow('email', { ifSeveralMatch: 'fail', strategy }), [{ email, company: 'x' }]);
 		expect(failed.status).toBe('error');
 		expect(failed.error?.message).toContain(older.id);
 		expect(failed.error?.message).toContain(newer.id);
@@ -233,7 +245,7 @@ describe('several matches, a missing name, Continue On Fail', () => {
 	test('no name when nothing matches fails that item; Continue On Fail outputs it paired and goes on', async () => {
 		const tag = newTag();
 		const result = await run(
-			fromRow(),
+			fromRow('email', { strategy }),
 			[
 				{ email: `named-${tag}@example.com`, name: 'Named' },
 				{ email: `nameless-${tag}@example.com` },
@@ -249,20 +261,20 @@ describe('several matches, a missing name, Continue On Fail', () => {
 	});
 });
 
-describe('a create that the API failed', () => {
-	test('only the API\'s own 500 or 503 lets a create that the search did not find be sent again', () => {
-		expect([500, 503].map(createMaySendAgain)).toEqual([true, true]);
-		// A gateway's 502 or 504, or no answer: the API may still be creating the contact.
-		expect([502, 504, NaN].map(createMaySendAgain)).toEqual([false, false, false]);
-	});
+test('only the API\'s own 500 or 503 lets a create that the search did not find be sent again', () => {
+	expect([500, 503].map(createMaySendAgain)).toEqual([true, true]);
+	// A gateway's 502 or 504, or no answer: the API may still be creating the contact.
+	expect([502, 504, NaN].map(createMaySendAgain)).toEqual([false, false, false]);
+});
 
+describe.each(STRATEGIES)('a create that the API failed (Find Contacts By: %s)', (strategy) => {
 	test('15% of requests answered 500 (before or after the change): every row created once, none failed', async () => {
 		const tag = newTag();
 		const rows = Array.from({ length: 60 }, (_, index) => ({ email: `p${index}-${tag}@example.com`, name: `Person ${index}` }));
 		await setFaults(suite.sb, { error_rate: 0.15, error_status: 500 });
 		let result: RunResult;
 		try {
-			result = await run(fromRow(), rows);
+			result = await run(fromRow('email', { strategy }), rows);
 		} finally {
 			await clearFaults(suite.sb);
 		}

@@ -1,10 +1,12 @@
 'use strict';
 // Contact > Create or Update in queue mode: PostgreSQL, Redis, main, two
 // workers and a webhook process (harness/queue.js). Two executions of a CRM
-// sync with the same people start at the same moment; each worker runs one
-// job at a time (N8N_CONCURRENCY_PRODUCTION_LIMIT=1), so the two run on the
-// two workers at once: two processes, kept apart only by the lock in n8n's
-// database. Counted in the sandbox: one contact per person.
+// sync with the same people start at the same moment and run on the two
+// workers at once (checked: one execution each): two processes, kept apart
+// only by the lock in n8n's database. Counted in the sandbox: one contact per person, with the
+// contacts read first (Find Contacts By: Automatic, which reads them here) and
+// with a search per row; and two workflows that meet the same people at the
+// same moment, on the two workers: one contact per person.
 const crypto = require('crypto');
 
 const { waitFor, workflows: w } = require('../../harness');
@@ -14,6 +16,12 @@ const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context')
 const TEST_TIMEOUT_MS = 8 * 60 * 1000;
 const ID = 'queueCrmUpsert01';
 const PATH = 'q-crm-sync';
+/** More workflows: the same sync searching each row; a form intake and a sheet sync with the same people. */
+const MORE = [
+	{ id: 'queueCrmEach0001', path: 'q-crm-each-row', options: { defaultCountryCode: '49', strategy: 'searchEachRow' } },
+	{ id: 'queueCrmForm0001', path: 'q-crm-form-intake' },
+	{ id: 'queueCrmSheet001', path: 'q-crm-sheet-sync' },
+];
 
 const started = Date.now();
 let ctx;
@@ -21,27 +29,27 @@ let cluster;
 let client;
 const summary = {};
 
-function syncWorkflow(credential) {
+function syncWorkflow(credential, { id = ID, path = PATH, options } = {}) {
 	return w.workflow({
-		id: ID,
-		name: 'Queue CRM upsert',
+		id,
+		name: `Queue CRM upsert ${path}`,
 		nodes: [
-			w.node('Rows', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: PATH, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, { typeVersion: 2, webhookId: crypto.randomUUID() }),
+			w.node('Rows', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, { typeVersion: 2, webhookId: crypto.randomUUID() }),
 			w.node('Each row', 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'body.rows', include: 'noOtherFields', options: {} }),
-			w.omnichannelNode('Create or update', credential, upsertParameters()),
+			w.omnichannelNode('Create or update', credential, upsertParameters(options ? { options } : {})),
 		],
 		connections: w.chain('Rows', 'Each row', 'Create or update'),
 	});
 }
 
-async function post(rows) {
-	const response = await fetch(`${cluster.webhook.baseUrl}/webhook/${PATH}`, {
+async function post(rows, path = PATH) {
+	const response = await fetch(`${cluster.webhook.baseUrl}/webhook/${path}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ rows }),
 	});
 	const text = await response.text();
-	if (response.status !== 200) throw new Error(`/webhook/${PATH} answered ${response.status}: ${text.slice(0, 300)}`);
+	if (response.status !== 200) throw new Error(`/webhook/${path} answered ${response.status}: ${text.slice(0, 300)}`);
 	return JSON.parse(text);
 }
 
@@ -49,10 +57,15 @@ beforeAll(async () => {
 	ctx = await openQueueContext({
 		sandbox: { seed: 'empty' },
 		credential: { id: 'queueCrmCred0001', name: 'Queue CRM sandbox' },
-		setUp: ({ credential }) => ({ workflows: [syncWorkflow(credential)], publish: [ID], env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' } }),
+		setUp: ({ credential }) => ({
+			workflows: [syncWorkflow(credential), ...MORE.map((more) => syncWorkflow(credential, more))],
+			publish: [ID, ...MORE.map((more) => more.id)],
+		}),
 	});
 	({ cluster, client } = ctx);
-	await waitFor(async () => await post([]).then(() => true).catch(() => undefined), { what: 'the published webhook', timeoutMs: 60_000, intervalMs: 1000 });
+	for (const path of [PATH, ...MORE.map((more) => more.path)]) {
+		await waitFor(async () => await post([], path).then(() => true).catch(() => undefined), { what: `the published webhook ${path}`, timeoutMs: 60_000, intervalMs: 1000 });
+	}
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -63,23 +76,52 @@ afterAll(async () => {
 	}
 });
 
-test(
-	'two executions with the same people, at the same moment on two workers: one contact per person',
-	async () => {
+const actionsOf = (outputs) => outputs.reduce((all, json) => ({ ...all, [json._upsert.action]: (all[json._upsert.action] ?? 0) + 1 }), {});
+
+test.each([
+	['Automatic (reads all contacts first here)', PATH, 'twoWorkers', 30],
+	['Search Each Row', MORE[0].path, 'twoWorkersSearchEachRow', 31],
+])(
+	'two executions with the same people, at the same moment on two workers, %s: one contact per person',
+	async (_label, path, key, area) => {
 		const tag = `q${crypto.randomBytes(4).toString('hex')}`;
 		const before = cluster.workerExecutionIds().map((ids) => ids.size);
 		// The same 400 people in both runs, in the same order: both reach each person at about the same moment (other writings in the second).
-		const first = crmRows({ people: 400, repeats: 40, tag, area: 30 });
-		const second = crmRows({ people: 400, repeats: 40, tag, area: 30 }).map((row, index) => (index % 2 ? { ...row, email: row.email?.toUpperCase() } : row));
-		const [a, b] = await Promise.all([post(first), post(second)]);
+		const first = crmRows({ people: 400, repeats: 40, tag, area });
+		const second = crmRows({ people: 400, repeats: 40, tag, area }).map((row, index) => (index % 2 ? { ...row, email: row.email?.toUpperCase() } : row));
+		const [a, b] = await Promise.all([post(first, path), post(second, path)]);
 		const counts = countPeople(await client.listAll('/contacts', { search: tag }), tag);
 		const perWorker = cluster.workerExecutionIds().map((ids, index) => ids.size - before[index]);
-		const actions = [...a, ...b].reduce((all, json) => ({ ...all, [json._upsert.action]: (all[json._upsert.action] ?? 0) + 1 }), {});
-		summary.twoWorkers = { rows: first.length + second.length, ...counts, actions, executionsPerWorker: perWorker };
-		console.log(`create-or-update (queue): ${JSON.stringify(summary.twoWorkers)}`);
+		const actions = actionsOf([...a, ...b]);
+		summary[key] = { rows: first.length + second.length, ...counts, actions, executionsPerWorker: perWorker };
+		console.log(`create-or-update (queue, ${key}): ${JSON.stringify(summary[key])}`);
 		expect(perWorker).toEqual([1, 1]);
 		expect(counts).toEqual({ contacts: 400, people: 400, duplicates: 0 });
 		expect(actions.created).toBe(400);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'two workflows, the same 40 people at the same moment on two workers (100 ms per request): one contact per person',
+	async () => {
+		const tag = `q${crypto.randomBytes(4).toString('hex')}`;
+		const before = cluster.workerExecutionIds().map((ids) => ids.size);
+		const people = crmRows({ people: 40, tag, area: 50 });
+		await client.control('PUT', '/faults', { latency_ms: 100 });
+		let outputs;
+		try {
+			outputs = await Promise.all([post(people, MORE[1].path), post(people.map((row) => ({ ...row, email: row.email.toUpperCase() })), MORE[2].path)]);
+		} finally {
+			await client.control('DELETE', '/faults');
+		}
+		const counts = countPeople(await client.listAll('/contacts', { search: tag }), tag);
+		const perWorker = cluster.workerExecutionIds().map((ids, index) => ids.size - before[index]);
+		const merged = new Set(outputs.flat().flatMap((json) => json._upsert.merged ?? []));
+		summary.twoWorkflows = { rows: 80, ...counts, actions: actionsOf(outputs.flat()), merged: merged.size, executionsPerWorker: perWorker };
+		console.log(`create-or-update (queue, two workflows): ${JSON.stringify(summary.twoWorkflows)}`);
+		expect(perWorker).toEqual([1, 1]);
+		expect(counts).toEqual({ contacts: 40, people: 40, duplicates: 0 });
 	},
 	TEST_TIMEOUT_MS,
 );

@@ -99,23 +99,32 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	let firstFailure: { itemIndex: number; error: ItemError } | undefined;
+	const runItem = async (itemIndex: number, call: OperationCall) => {
+		try {
+			outputs[itemIndex] = outputItems(await call(), itemIndex);
+		} catch (error) {
+			const failure = itemError(this, error, itemIndex, tool);
+			if (continueOnFail) outputs[itemIndex] = [errorOutput(failure, itemIndex)];
+			else if (!firstFailure || itemIndex < firstFailure.itemIndex) firstFailure = { itemIndex, error: failure };
+		}
+	};
 	let nextItem = 0;
 	const worker = async () => {
 		while (continueOnFail || !firstFailure) {
 			const itemIndex = nextItem++;
 			if (itemIndex >= itemCount) return;
 			const call = calls[itemIndex];
-			if (!call) continue;
-			try {
-				outputs[itemIndex] = outputItems(await call(), itemIndex);
-			} catch (error) {
-				const failure = itemError(this, error, itemIndex, tool);
-				if (continueOnFail) outputs[itemIndex] = [errorOutput(failure, itemIndex)];
-				else if (!firstFailure || itemIndex < firstFailure.itemIndex) firstFailure = { itemIndex, error: failure };
-			}
+			if (call) await runItem(itemIndex, call);
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(PARALLEL_ITEMS, itemCount) }, worker));
+	if (selected.afterItems) {
+		// Also after a failure: what the items before it did still gets its check.
+		const again = await selected.afterItems.call(this, run);
+		for (const [itemIndex, call] of again) {
+			await runItem(itemIndex, applySimplify(this, itemIndex, resources[resource].simplifiedRecord, call));
+		}
+	}
 	if (firstFailure) throw firstFailure.error;
 	return [outputs.flat()];
 }

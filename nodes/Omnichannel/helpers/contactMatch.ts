@@ -1,5 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { phoneKey } from './phoneNumbers';
+
+export { phoneKey, phoneSearchText } from './phoneNumbers';
+
 /**
  * The rules that decide whether a contact of the API is the person of a row
  * (Contact > Create or Update). The API's search narrows the contacts down
@@ -19,34 +23,6 @@ export const emailKey = (email: string): string => email.trim().toLowerCase();
  * mapped by mistake (a name, a phone) without refusing real addresses.
  */
 export const looksLikeEmail = (email: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim());
-
-/**
- * A phone number as compared: its digits, in international form where the
- * writing says so.
- * - a leading `+` or `00`: international; a `(0)` after the country code
- *   (`+49 (0)30 …`) is the trunk prefix written out and is dropped;
- * - a leading single `0` with a default country calling code: national, the
- *   `0` is replaced by the code (`(030) 1234567` with 49 is `49301234567`);
- * - anything else: the digits as written.
- * Undefined when there is no digit.
- */
-export function phoneKey(phone: string, defaultCountryCode = ''): string | undefined {
-	let text = phone.trim();
-	const international = text.startsWith('+') || /^\D*00/.test(text);
-	if (international) text = text.replace(/\(\s*0\s*\)/, '');
-	let digits = text.replace(/\D/g, '');
-	if (digits === '') return undefined;
-	if (international) return digits.startsWith('00') && !text.startsWith('+') ? digits.slice(2) : digits;
-	if (defaultCountryCode !== '' && /^0[1-9]/.test(digits)) digits = defaultCountryCode + digits.slice(1);
-	return digits;
-}
-
-/**
- * The text the API's phone search gets: the number without its first three
- * digits (a country code has one to three), which every writing of the same
- * number contains once the API drops non-digits; the whole number when short.
- */
-export const phoneSearchText = (key: string): string => (key.length > 6 ? key.slice(3) : key);
 
 /** The values a row is matched by, already compared forms. */
 export interface RowKeys {
@@ -76,10 +52,24 @@ export const samePhone = (phone: string, defaultCountryCode: string, rowHasEmail
 	phoneKey(contact.phone, defaultCountryCode) === phone &&
 	!(rowHasEmail && typeof contact.email === 'string' && contact.email.trim() !== '');
 
-/** The most recently updated first; ties by id, so the choice never varies. */
-export function newestFirst(contacts: IDataObject[]): IDataObject[] {
-	const time = (contact: IDataObject) => Date.parse(String(contact.updated_at ?? '')) || 0;
-	return [...contacts].sort((a, b) => time(b) - time(a) || String(b.id).localeCompare(String(a.id)));
+const timeOf = (value: unknown): number => Date.parse(String(value ?? '')) || 0;
+
+/**
+ * The most recently updated first; ties by id, so the choice never varies.
+ * `writtenAt` ranks the contacts this run wrote (newest write first) before
+ * the others: the API would give them the newest updated_at, which a run that
+ * read its contacts first does not know.
+ */
+export function newestFirst(contacts: IDataObject[], writtenAt: (contact: IDataObject) => number = () => 0): IDataObject[] {
+	return [...contacts].sort(
+		(a, b) => writtenAt(b) - writtenAt(a) || timeOf(b.updated_at) - timeOf(a.updated_at) || String(b.id).localeCompare(String(a.id)),
+	);
+}
+
+/** The first created first; ties by id (code units, not the locale): every writer that compares the same contacts picks the same one. */
+export function oldestFirst(contacts: IDataObject[]): IDataObject[] {
+	const byId = (a: IDataObject, b: IDataObject) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0);
+	return [...contacts].sort((a, b) => timeOf(a.created_at) - timeOf(b.created_at) || byId(a, b));
 }
 
 /**

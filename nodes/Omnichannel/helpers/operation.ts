@@ -18,9 +18,18 @@ export type OperationCall = () => Promise<IDataObject | IDataObject[]>;
  */
 export type OperationExecute = (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<OperationCall>;
 
+/**
+ * Runs once after every item's call has settled, also after a failure; may
+ * make requests. Resolves to new calls for the items whose results change
+ * (Contact > Create or Update merges what two workflows created at the same
+ * moment); the router runs them as it ran the first ones.
+ */
+export type OperationAfterItems = (this: IExecuteFunctions, run: RunContext) => Promise<Map<number, OperationCall>>;
+
 export interface OperationModule {
 	description: INodeProperties[];
 	execute: OperationExecute;
+	afterItems?: OperationAfterItems;
 	/** Only the first input item runs (an operation that pauses the execution acts once). */
 	firstItemOnly?: boolean;
 }

@@ -53,6 +53,8 @@ export interface ListOptions {
 	maxRequestsPerSecond?: number;
 	/** Keeps only the records it accepts, for filters the API lacks. */
 	keep?: (record: IDataObject) => boolean;
+	/** Page 1, when the caller read it already (to decide whether to read the rest). */
+	firstPage?: ListPage;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
 	qs: IDataObject = {},
 	options: ListOptions = {},
 ): Promise<T[]> {
-	const { limit, itemIndex, maxRequestsPerSecond, keep } = options;
+	const { limit, itemIndex, maxRequestsPerSecond, keep, firstPage } = options;
 	const perPage = limit === undefined ? PER_PAGE_MAX : Math.max(1, Math.min(PER_PAGE_MAX, limit));
 	const wanted = limit ?? Number.POSITIVE_INFINITY;
 	const fetchPage = async (page: number) =>
@@ -88,7 +90,7 @@ export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
 		}
 	};
 
-	let page = await fetchPage(1);
+	let page = (firstPage as ListPage<T> | undefined) ?? (await fetchPage(1));
 	collect(page);
 	let pageNumber = 1;
 	const lastPage = Math.min(page.last_page ?? 1, Math.ceil(wanted / perPage));

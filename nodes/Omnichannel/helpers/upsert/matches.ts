@@ -1,0 +1,57 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { newestFirst, sameEmail, samePhone } from '../contactMatch';
+import type { Row } from './row';
+
+/** The contacts that are a row's person, and which of its values found them. */
+export interface Matches {
+	contacts: IDataObject[];
+	by: 'email' | 'phone';
+}
+
+/**
+ * Where a row's candidates come from: the API's search (a superset, docs/api-assumptions.md,
+ * "Contact search"), the contacts the run read first, or the contacts created
+ * since a run began. The rules below then compare exactly, whatever the source,
+ * so every strategy gives a row the same contacts.
+ */
+export interface ContactSource {
+	withEmail(email: string): Promise<IDataObject[]>;
+	withPhone(phone: string): Promise<IDataObject[]>;
+}
+
+/**
+ * The row's person: the contacts with its email; when there are none (or the
+ * row matches by phone), those with its phone, leaving out, with Email Then
+ * Phone, contacts holding another email (a shared switchboard number).
+ */
+export async function findPerson(row: Row, source: ContactSource): Promise<Matches> {
+	const { email, phone } = row.keys;
+	if (email !== undefined) {
+		const contacts = (await source.withEmail(email)).filter(sameEmail(email));
+		if (contacts.length > 0 || phone === undefined) return { contacts, by: 'email' };
+	}
+	const rowHasEmail = row.matchBy === 'emailThenPhone' && row.body.email !== undefined;
+	const contacts = (await source.withPhone(phone as string)).filter(samePhone(phone as string, row.defaultCountryCode, rowHasEmail));
+	return { contacts, by: 'phone' };
+}
+
+/**
+ * The contact a row updates when several are its person: the most recently
+ * updated, or, with If Several Match > Fail the Item, an error listing them.
+ */
+export function pickContact(node: INode, row: Row, matches: Matches, writtenAt?: (contact: IDataObject) => number): IDataObject {
+	const sorted = newestFirst(matches.contacts, writtenAt);
+	if (sorted.length > 1 && row.ifSeveralMatch === 'fail') {
+		throw new NodeOperationError(
+			node,
+			`${sorted.length} contacts have this ${matches.by}: ${sorted.map((contact) => String(contact.id)).join(', ')} [item ${row.itemIndex}]`,
+			{
+				itemIndex: row.itemIndex,
+				description: "Merge them (Contact > Merge), or set 'Options > If Several Match' to update the most recently updated one.",
+			},
+		);
+	}
+	return sorted[0];
+}

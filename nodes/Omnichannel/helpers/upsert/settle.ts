@@ -1,0 +1,166 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest, listPage, MAX_ATTEMPTS, PER_PAGE_MAX } from '../../../shared/transport';
+import { oldestFirst } from '../contactMatch';
+import type { OperationCall } from '../operation';
+import { UPSERT_FIELD } from '../simplify';
+import { ContactDirectory } from './directory';
+import { findPerson } from './matches';
+import type { CreatedContact, RowRequest, UpsertRun } from './run';
+import { apiSource, nodeError, writeOnto } from './writes';
+
+/**
+ * "Once per person" across workflows. The person lock keeps the rows of one
+ * node apart (personLock.ts), but n8n gives two workflows no shared row, so
+ * two workflows that meet a new person at the same moment both search, find
+ * nothing and create. After its rows, a run that created contacts therefore
+ * reads the contacts created since its first search before a create
+ * (newest first, docs/api-assumptions.md, "Lists and pagination"), and for
+ * each person it created that now has several contacts, merges the newer ones
+ * into the first created (docs/api-assumptions.md, "Contacts": the primary
+ * keeps its non-empty fields) and writes the row onto it again. Every writer
+ * that runs this check picks the same contact to keep (oldestFirst), so two
+ * runs that both see the pair agree, and the run whose check comes last sees
+ * both: once both runs are done, the person has one contact
+ * (docs/api-assumptions.md, "The nodes": Create or Update across workflows).
+ */
+
+/** The outcome of the check for one created contact: the contact kept, or why the check failed. */
+type Settled = { kept: IDataObject; merged: string[] } | { error: Error };
+
+const timeOf = (contact: IDataObject): number => Date.parse(String(contact.created_at ?? '')) || 0;
+
+/**
+ * The moment, in the API's time, before which no search of this run before a
+ * create ran: each create's created_at less what that row waited from sending
+ * its search to the create's answer (measured here; durations do not depend
+ * on the two clocks agreeing).
+ */
+const runStart = (created: CreatedContact[]): number =>
+	Math.min(...created.map((one) => timeOf(one.contact) - (one.answeredAt - one.searchedAt)));
+
+/** The contacts created at or after `since`, newest first, each once. */
+async function createdSince(context: IExecuteFunctions, since: number, request: RowRequest): Promise<IDataObject[]> {
+	const found = new Map<string, IDataObject>();
+	for (let page = 1; ; page++) {
+		const { data, has_next: hasNext } = await listPage.call(context, '/contacts', {}, page, PER_PAGE_MAX, request);
+		for (const contact of data ?? []) if (timeOf(contact) >= since) found.set(String(contact.id), contact);
+		const last = data?.[data.length - 1];
+		if (!hasNext || !last || timeOf(last) < since) return [...found.values()];
+	}
+}
+
+const isStatus = (error: unknown, status: number): boolean => error instanceof NodeApiError && Number(error.httpCode) === status;
+
+/** Whether the contact is there (a GET; a 404 says no). */
+async function exists(context: IExecuteFunctions, id: string, request: RowRequest): Promise<boolean> {
+	try {
+		await apiRequest.call(context, 'GET', `/contacts/${encodeURIComponent(id)}`, request);
+		return true;
+	} catch (error) {
+		if (isStatus(error, 404)) return false;
+		throw nodeError(context, error, request.itemIndex);
+	}
+}
+
+/**
+ * Merges `secondary` into `primary`. A merge is not retried by the transport
+ * (it may have been applied), so a failed one is checked: a secondary that is
+ * gone was merged (by this call, or by the other run that saw the pair); a
+ * primary that is gone means the person must be looked at again (`false`).
+ */
+async function merge(context: IExecuteFunctions, primary: string, secondary: string, request: RowRequest): Promise<IDataObject | false> {
+	const read = async () => (await apiRequest.call(context, 'GET', `/contacts/${encodeURIComponent(primary)}`, request)) as IDataObject;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const body = { primary_id: primary, secondary_id: secondary };
+			const answer = (await apiRequest.call(context, 'POST', '/contacts/merge', { ...request, body })) as IDataObject;
+			// A merge answers the primary after the merge (docs/api-assumptions.md, "Contacts").
+			return (answer.contact as IDataObject | undefined) ?? (await read());
+		} catch (error) {
+			if (!(await exists(context, secondary, request))) return await read().catch(() => false as const);
+			if (!(await exists(context, primary, request))) return false;
+			if (attempt >= MAX_ATTEMPTS) throw nodeError(context, error, request.itemIndex);
+		}
+	}
+}
+
+/**
+ * Checks one created contact: when the person has several contacts created
+ * since the run began, merges the newer ones into the first created and
+ * writes the run's fields onto it. Undefined when there is nothing to do.
+ */
+async function settle(context: IExecuteFunctions, created: CreatedContact, window: ContactDirectory, since: number, request: RowRequest): Promise<Settled | undefined> {
+	const { row } = created;
+	const ours = String(created.contact.id);
+	const personIn = async (contacts: ContactDirectory) => oldestFirst((await findPerson(row, contacts.source(row.defaultCountryCode))).contacts);
+	/** The person as the API has it now, among the contacts created since the run began. */
+	const lookUp = async () => new ContactDirectory((await findPerson(row, apiSource(context, request))).contacts.filter((contact) => timeOf(contact) >= since));
+	const merged: string[] = [];
+	let candidates = window;
+	if (window.has(ours)) {
+		const person = await personIn(window);
+		if (person.length <= 1 || !person.some((contact) => String(contact.id) === ours)) return undefined;
+	} else {
+		// Gone: the other run merged ours into its contact.
+		merged.push(ours);
+		candidates = await lookUp();
+	}
+	for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+		const [first, ...newer] = await personIn(candidates);
+		if (!first) return undefined;
+		let kept: IDataObject | false = first;
+		for (const secondary of newer) {
+			kept = await merge(context, String(first.id), String(secondary.id), request);
+			if (kept === false) break;
+			merged.push(String(secondary.id));
+		}
+		if (kept !== false) {
+			const { written } = await writeOnto(context, request, kept, created.wanted, row.defaultCountryCode);
+			return { kept: written, merged };
+		}
+		// The contact to keep was merged away meanwhile (by the other run, into an older one).
+		candidates = await lookUp();
+	}
+	return {
+		error: new NodeOperationError(context.getNode(), `Another contact of this person was created at the same moment, and merging the two kept failing [item ${row.itemIndex}]`, {
+			itemIndex: row.itemIndex,
+			description: `Merge them with Contact > Merge; this row's contact is ${ours}.`,
+		}),
+	};
+}
+
+/**
+ * After every row of the run: the check above for each contact the run
+ * created. Resolves to new calls for the rows whose output changes (their
+ * contact was merged), or that fail.
+ */
+export async function settleCreated(context: IExecuteFunctions, state: UpsertRun, throttle: { maxRequestsPerSecond?: number }): Promise<Map<number, OperationCall>> {
+	const calls = new Map<number, OperationCall>();
+	const created = [...state.created.values()].sort((a, b) => a.row.itemIndex - b.row.itemIndex);
+	if (created.length === 0) return calls;
+	const since = runStart(created);
+	const request: RowRequest = { itemIndex: created[0].row.itemIndex, ...throttle };
+	let window: ContactDirectory;
+	try {
+		window = new ContactDirectory(await createdSince(context, since, request));
+	} catch (error) {
+		for (const one of created) calls.set(one.row.itemIndex, async () => await Promise.reject(error));
+		return calls;
+	}
+	// One after another: two contacts of this run may be merged into the same one.
+	for (const one of created) {
+		const outcome = await settle(context, one, window, since, { ...request, itemIndex: one.row.itemIndex }).catch((error: unknown) => ({ error: error as Error }));
+		if (!outcome) continue;
+		if ('error' in outcome) {
+			calls.set(one.row.itemIndex, async () => await Promise.reject(outcome.error));
+			continue;
+		}
+		for (const [itemIndex, output] of one.outputs) {
+			const upsert = output[UPSERT_FIELD] as IDataObject;
+			calls.set(itemIndex, async () => ({ ...outcome.kept, [UPSERT_FIELD]: { ...upsert, merged: outcome.merged } }));
+		}
+	}
+	return calls;
+}
