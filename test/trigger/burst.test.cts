@@ -15,6 +15,7 @@ import { ProcessedDataTable } from '../support/host/processed-data.cjs';
 import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
 import { api, control, pause, startSandbox, stats, waitFor } from '../support/sandbox.cjs';
 import type { Sandbox } from '../support/sandbox.cjs';
+import { simulate, useSimulatedTime } from '../support/simulated-time.cjs';
 import { inbound as inboundIn, newWorld, reply as replyIn } from '../support/world.cjs';
 import type { World } from '../support/world.cjs';
 
@@ -254,7 +255,9 @@ describe('cancellation', () => {
 });
 
 describe('claims in the ledger', () => {
-	test('overlapping claims from two processes at once: each message is claimed once', async () => {
+	useSimulatedTime(Date.UTC(2026, 0, 1));
+
+	test('overlapping claims from two processes at once: each message is claimed once', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(4);
 		const load = () => {
 			let module: typeof import('../../nodes/OmnichannelTrigger/eventsInDatabase') | undefined;
@@ -272,5 +275,5 @@ describe('claims in the ledger', () => {
 		const verdicts = await Promise.all(claims.map(async (claim, index) => await processes[index % 2].recordIds(helpers, owner, claim, log)));
 		const won = claims.flatMap((claim, index) => claim.filter((_, k) => verdicts[index][k] === 'first'));
 		expect(won.sort()).toEqual([...new Set(claims.flat())].sort());
-	});
+	}));
 });

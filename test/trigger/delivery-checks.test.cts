@@ -8,8 +8,13 @@ import { messageDirection } from '../../nodes/shared/messageAuthors';
 import { checkSignature, keyBytesOfSecret, hmacKeyOfSecret } from '../../nodes/OmnichannelTrigger/signature';
 import { createHmac } from 'crypto';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';
+import { simulate, useSimulatedTime } from '../support/simulated-time.cjs';
 
 const T0 = Date.UTC(2026, 0, 1);
+
+// Each simulated process loads the ledger anew but shares n8n-workflow: it holds no state of the ledger's, and loading it per process took most of the file's time.
+const workflow: unknown = jest.requireActual('n8n-workflow');
+jest.doMock('n8n-workflow', () => workflow);
 
 type Ledger = typeof import('../../nodes/OmnichannelTrigger/eventsInDatabase');
 
@@ -65,6 +70,7 @@ describe('the ids a process started (eventsInProcess)', () => {
 });
 
 describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
+	useSimulatedTime(T0);
 	const NODE_1 = { workflowId: 'wf', nodeId: 'node-1' };
 
 	/** Copies of each event checked at the same moment by `processes` n8n processes. */
@@ -80,15 +86,15 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		return firsts;
 	}
 
-	test('copies checked at the same moment by different processes pass once', async () => {
+	test('copies checked at the same moment by different processes pass once', async () => await simulate(async () => {
 		const table = new ProcessedDataTable();
 		const firsts = await sameMomentCopies(table, 3, 100, async (ledger, helpers, id) => await ledger.recordEvent(helpers, NODE_1, id, quietLog));
 		expect(firsts).toBe(100);
 		// The lock is released after every check.
 		expect([...table.rows.keys()]).toEqual(['wf|n:node-1']);
-	});
+	}));
 
-	test('two trigger nodes of one workflow: the same event at the same moment runs in both, each in its own window', async () => {
+	test('two trigger nodes of one workflow: the same event at the same moment runs in both, each in its own window', async () => await simulate(async () => {
 		const table = new ProcessedDataTable();
 		const ledger = processLedger();
 		const nodes = ['node-1', 'node-2'].map((nodeId) => ({ owner: { workflowId: 'wf', nodeId }, helpers: table.helpers('wf', nodeId) }));
@@ -97,9 +103,9 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		);
 		expect(verdicts).toEqual(['first', 'first', 'first', 'first']);
 		for (const { owner, helpers } of nodes) expect(await ledger.recordEvent(helpers, owner, 'evt_a', quietLog)).toBe('duplicate');
-	});
+	}));
 
-	test('control: n8n\'s helper alone lets same-moment copies pass twice', async () => {
+	test('control: n8n\'s helper alone lets same-moment copies pass twice', async () => await simulate(async () => {
 		const firsts = await sameMomentCopies(new ProcessedDataTable(), 3, 100, async (_ledger, helpers, id) => {
 			try {
 				const { new: fresh } = await helpers.checkProcessedAndRecord([id], 'node', { mode: 'entries' });
@@ -109,9 +115,9 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 			}
 		});
 		expect(firsts).toBeGreaterThan(100);
-	});
+	}));
 
-	test('distinct events checked at once by several processes are all kept (no lost updates)', async () => {
+	test('distinct events checked at once by several processes are all kept (no lost updates)', async () => await simulate(async () => {
 		const table = new ProcessedDataTable();
 		const ledgers = Array.from({ length: 4 }, () => processLedger());
 		const helpers = table.helpers('wf', 'node-1');
@@ -120,9 +126,9 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		expect(verdicts.every((verdict) => verdict === 'first')).toBe(true);
 		const again = await Promise.all(ids.map(async (id, index) => await ledgers[(index + 1) % 4].recordEvent(helpers, NODE_1, id, quietLog)));
 		expect(again.every((verdict) => verdict === 'duplicate')).toBe(true);
-	});
+	}));
 
-	test('executions waiting in one process share one check (group commit); a copy in the same batch is a duplicate', async () => {
+	test('executions waiting in one process share one check (group commit); a copy in the same batch is a duplicate', async () => await simulate(async () => {
 		const table = new ProcessedDataTable();
 		const helpers = table.helpers('wf', 'node-1');
 		const ledger = processLedger();
@@ -133,9 +139,9 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		// The first check alone, then everything that waited meanwhile, under one lock: take it,
 		// stamp it, the window twice, then release (is it still ours, delete).
 		expect(table.calls).toBe(6);
-	});
+	}));
 
-	test('executions checked one after another share one lock: the lock\'s calls are paid once, not per check', async () => {
+	test('executions checked one after another share one lock: the lock\'s calls are paid once, not per check', async () => await simulate(async () => {
 		const table = new ProcessedDataTable();
 		const helpers = table.helpers('wf', 'node-1');
 		const ledger = processLedger();
@@ -147,9 +153,9 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		// 8 window checks, and the lock once: take it, stamp it, release (is it still ours, delete).
 		expect(table.calls).toBe(8 + 4);
 		expect(table.rows.has('wf|')).toBe(false);
-	});
+	}));
 
-	test('the window keeps the newest 40,000 ids', async () => {
+	test('the window keeps the newest 40,000 ids', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
 		const ledger = processLedger();
@@ -160,30 +166,20 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		expect(await ledger.recordEvent(helpers, NODE_1, 'evt_1', quietLog)).toBe('duplicate');
 		// The oldest id made room for evt_new.
 		expect(await ledger.recordEvent(helpers, NODE_1, 'evt_0', quietLog)).toBe('first');
-	});
+	}));
 
-	test('a lock left by a process that died is taken over once it is stale', async () => {
+	test('a lock left by a process that died is taken over once it is stale', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
+		// The dead holder's stamp (1) is long stale: the lock is taken over once that is confirmed.
 		await helpers.checkProcessedAndRecord([1], 'workflow', { mode: 'latestIncrementalKey' });
-		// Every reading of the clock moves it 100 ms on: the dead holder's stamp (1) is
-		// long stale, and confirming that (3 s) takes a few dozen readings. A bigger
-		// step would also age the new holder's own stamp past half the stale age
-		// while it keeps the lock after its check, so it would not release it.
-		const now = jest.spyOn(Date, 'now');
-		let clock = T0;
-		now.mockImplementation(() => (clock += 100));
-		try {
-			const ledger = processLedger();
-			expect(await ledger.recordEvent(helpers, NODE_1, 'evt_after_crash', quietLog)).toBe('first');
-			await ledger.whenIdle();
-		} finally {
-			now.mockRestore();
-		}
+		const ledger = processLedger();
+		expect(await ledger.recordEvent(helpers, NODE_1, 'evt_after_crash', quietLog)).toBe('first');
+		await ledger.whenIdle();
 		expect(table.rows.has('wf|')).toBe(false);
-	});
+	}));
 
-	test('a workflow-scope row of another node (Remove Duplicates, scope Workflow) degrades to an unlocked check and says so', async () => {
+	test('a workflow-scope row of another node (Remove Duplicates, scope Workflow) degrades to an unlocked check and says so', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
 		await helpers.checkProcessedAndRecord(['their value'], 'workflow', { mode: 'entries' });
@@ -194,7 +190,7 @@ describe('the ledger in n8n\'s database (eventsInDatabase)', () => {
 		expect(warnings.join('\n')).toMatch(/Remove Duplicates node with scope "Workflow"/);
 		// Their row is left as it was.
 		expect(table.rows.get('wf|')?.mode).toBe('entries');
-	});
+	}));
 });
 
 describe('event names', () => {

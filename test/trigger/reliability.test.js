@@ -2,7 +2,13 @@
 // The trigger's answers to ordinary days, in-process: n8n failing to start an
 // execution, n8n's Retry, a slow or dead lock holder, a clock that is off.
 // The real-n8n fault suite proves the same end to end; these pin each rule.
+// Whatever waits runs in simulated time, so no rule depends on the machine's speed.
+const workflow = require('n8n-workflow');
 const { ProcessedDataTable } = require('../support/host/processed-data.cjs');
+const { simulate, useSimulatedTime } = require('../support/simulated-time.cjs');
+
+// Each simulated process loads the node's modules anew but shares n8n-workflow: it holds no state of theirs, and loading it per process took most of the file's time.
+jest.doMock('n8n-workflow', () => workflow);
 
 const T0 = Date.UTC(2026, 0, 1);
 const quietLog = { warn: () => undefined };
@@ -47,6 +53,7 @@ describe('process memory of deliveries (eventsInProcess)', () => {
 });
 
 describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', () => {
+	useSimulatedTime(T0);
 	const { EventEmitter } = require('events');
 	const { admitCopy: admitUntil } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
 	const { DELIVERY_BUDGET_MS } = fresh('../../nodes/OmnichannelTrigger/deliveryBudget');
@@ -75,7 +82,7 @@ describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', 
 		expect(DELIVERY_BUDGET_MS).toBeLessThanOrEqual(8_000);
 	});
 
-	test('copies arriving while the first is being started are answered 2xx once n8n answered the first 2xx', async () => {
+	test('copies arriving while the first is being started are answered 2xx once n8n answered the first 2xx', async () => await simulate(async () => {
 		const first = response();
 		expect(await admitCopy('w1', 'evt_a', first)).toBe('start');
 		const copies = [admitCopy('w1', 'evt_a', response()), admitCopy('w1', 'evt_a', response())];
@@ -84,9 +91,9 @@ describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', 
 		expect(await Promise.all(copies)).toEqual(['started', 'started']);
 		// The execution exists: a later copy starts nothing either.
 		expect(await admitCopy('w1', 'evt_a', response())).toBe('started');
-	});
+	}));
 
-	test('when n8n fails to start the first (500), exactly one waiting copy starts the event; the others wait for it', async () => {
+	test('when n8n fails to start the first (500), exactly one waiting copy starts the event; the others wait for it', async () => await simulate(async () => {
 		const first = response();
 		expect(await admitCopy('w2', 'evt_b', first)).toBe('start');
 		const responses = [response(), response(), response()];
@@ -98,28 +105,28 @@ describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', 
 		expect(await state(others[0])).toBe('pending');
 		responses[starter].answer(200);
 		expect(await Promise.all(others)).toEqual(['started', 'started']);
-	});
+	}));
 
-	test('the execution\'s first step running here settles the wait too (regular mode)', async () => {
+	test('the execution\'s first step running here settles the wait too (regular mode)', async () => await simulate(async () => {
 		const { admitCopy: admit, markStarted: started } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
 		expect(await admit('w3', 'evt_c', response(), Date.now() + 4_000)).toBe('start');
 		const copy = admit('w3', 'evt_c', response(), Date.now() + 4_000);
 		started('w3', 'evt_c');
 		expect(await copy).toBe('started');
-	});
+	}));
 
-	test('a first copy whose connection dropped before any answer leaves its copies to the sender: 409 at once', async () => {
+	test('a first copy whose connection dropped before any answer leaves its copies to the sender: 409 at once', async () => await simulate(async () => {
 		const first = response();
 		expect(await admitCopy('w4', 'evt_d', first)).toBe('start');
 		const copy = admitCopy('w4', 'evt_d', response(), 3_000);
 		first.drop();
 		expect(await copy).toBe('unknown');
-	});
+	}));
 
-	test('no outcome within the wait: 409', async () => {
+	test('no outcome within the wait: 409', async () => await simulate(async () => {
 		expect(await admitCopy('w5', 'evt_e', response())).toBe('start');
 		expect(await admitCopy('w5', 'evt_e', response(), 50)).toBe('unknown');
-	});
+	}));
 });
 
 describe('the run seed survives n8n\'s Retry (runSeed)', () => {
@@ -160,6 +167,7 @@ describe('the run seed survives n8n\'s Retry (runSeed)', () => {
 });
 
 describe('the ledger lock (databaseLock)', () => {
+	useSimulatedTime(T0);
 	const TIMING = { staleMs: 2_000, confirmStaleMs: 300, renewMs: 100, giveUpMs: 30_000 };
 	const lockModule = () => fresh('../../nodes/shared/databaseLock');
 
@@ -172,10 +180,11 @@ describe('the ledger lock (databaseLock)', () => {
 		clearAllProcessedItems: async (...args) => await helpers.clearAllProcessedItems(...args),
 	});
 
-	test('a slow holder keeps its lock: a waiter that waited past the stale age does not take it over', async () => {
+	test('a slow holder keeps its lock: a waiter that waited past the stale age does not take it over', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
-		const holder = await lockModule().acquireLock(helpers, quietLog, TIMING);
+		// Its every call takes longer than the time between its renewals.
+		const holder = await lockModule().acquireLock(slowed(helpers, TIMING.renewMs * 4), quietLog, TIMING);
 		let waiterHas = false;
 		const waiting = lockModule()
 			.acquireLock(helpers, quietLog, TIMING)
@@ -184,7 +193,7 @@ describe('the ledger lock (databaseLock)', () => {
 				return lock;
 			});
 		// The holder works for three times the stale age, renewing as it goes.
-		await sleep(TIMING.staleMs * 1.5);
+		await sleep(TIMING.staleMs * 3);
 		expect(holder.held).toBe(true);
 		expect(waiterHas).toBe(false);
 		await holder.release();
@@ -192,9 +201,9 @@ describe('the ledger lock (databaseLock)', () => {
 		expect(waiter.held).toBe(true);
 		await waiter.release();
 		expect(table.rows.has('wf|')).toBe(false);
-	});
+	}));
 
-	test('a lock whose holder died is taken over once its own stamp is stale, not before', async () => {
+	test('a lock whose holder died is taken over once its own stamp is stale, not before', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
 		// A holder that stamped its lock and then died (no renewals).
@@ -207,9 +216,9 @@ describe('the ledger lock (databaseLock)', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(TIMING.staleMs);
 		expect(warnings.join('\n')).toMatch(/took over a de-duplication lock/);
 		await lock.release();
-	});
+	}));
 
-	test('release deletes only the holder\'s own lock', async () => {
+	test('release deletes only the holder\'s own lock', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
 		const holder = await lockModule().acquireLock(helpers, quietLog, TIMING);
@@ -219,9 +228,9 @@ describe('the ledger lock (databaseLock)', () => {
 		await helpers.checkProcessedAndRecord([thiefStamp], 'workflow', { mode: 'latestIncrementalKey' });
 		await holder.release();
 		expect(table.rows.get('wf|')?.data).toBe(thiefStamp);
-	});
+	}));
 
-	test('a holder that cannot renew stops counting itself as the holder before its lock can look stale', async () => {
+	test('a holder that cannot renew stops counting itself as the holder before its lock can look stale', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
 		let stalled = false;
@@ -243,14 +252,15 @@ describe('the ledger lock (databaseLock)', () => {
 		await lock.release();
 		// Not the holder any more: the row is left for the stale rule.
 		expect(table.rows.has('wf|')).toBe(true);
-	});
+	}));
 });
 
 describe('the event ledger under a slow holder (eventsInDatabase)', () => {
+	useSimulatedTime(T0);
 	const NODE = { workflowId: 'wf', nodeId: 'node-1' };
 	const TIMING = { staleMs: 2_000, confirmStaleMs: 300, renewMs: 100, giveUpMs: 30_000 };
 
-	test('copies checked while one process is slow pass once, and no id is dropped', async () => {
+	test('copies checked while one process is slow pass once, and no id is dropped', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(1);
 		const helpers = table.helpers('wf', 'node-1');
 		const slowHelpers = {
@@ -273,9 +283,9 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		expect(verdicts.filter((verdict) => verdict === 'first')).toHaveLength(ids.length);
 		// Every id is in the window: a later copy of any is a duplicate.
 		for (const id of ids) expect(await quick.recordEvent(helpers, NODE, id, quietLog)).toBe('duplicate');
-	});
+	}));
 
-	test('a process under constant load gives its lock back: another process\'s checks never run without it', async () => {
+	test('a process under constant load gives its lock back: another process\'s checks never run without it', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(1);
 		const helpers = table.helpers('wf', 'node-1');
 		const busy = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
@@ -286,32 +296,44 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		other.setLockTiming(timing);
 		const warnings = [];
 		const log = { warn: (message) => warnings.push(message) };
+		let handOvers = 0;
 		// Its window writes take longer than executions take to arrive: its queue never empties.
 		const slowWrites = {
 			checkProcessedAndRecord: async (items, scope, options) => {
 				if (scope === 'node') await sleep(40);
 				return await helpers.checkProcessedAndRecord(items, scope, options);
 			},
-			clearAllProcessedItems: helpers.clearAllProcessedItems,
+			clearAllProcessedItems: async (scope, options) => {
+				if (scope === 'workflow') handOvers++;
+				return await helpers.clearAllProcessedItems(scope, options);
+			},
 		};
 		const busyIds = Array.from({ length: 150 }, (_, index) => `evt_busy_${index}`);
 		const busyChecks = busyIds.map(async (id, index) => {
 			await sleep(index * 20);
 			return await busy.recordEvent(slowWrites, NODE, id, log);
 		});
-		await sleep(100);
-		const otherIds = ['evt_other_1', 'evt_other_2', 'evt_busy_0'];
+		const otherIds = ['evt_other_1', 'evt_other_2', 'evt_other_3', 'evt_other_4', 'evt_busy_0'];
 		const otherVerdicts = [];
-		for (const id of otherIds) otherVerdicts.push(await other.recordEvent(helpers, NODE, id, log));
+		const handOversWaited = [];
+		for (const id of otherIds) {
+			// Far enough apart that each check finds the lock held by the busy process again.
+			await sleep(timing.holdMs * 2);
+			const before = handOvers;
+			otherVerdicts.push(await other.recordEvent(helpers, NODE, id, log));
+			handOversWaited.push(handOvers - before);
+		}
 		const busyVerdicts = await Promise.all(busyChecks);
 		await Promise.all([busy.whenIdle(), other.whenIdle()]);
 		expect(warnings).toEqual([]);
-		expect(otherVerdicts).toEqual(['first', 'first', 'duplicate']);
+		expect(otherVerdicts).toEqual(['first', 'first', 'first', 'first', 'duplicate']);
+		// Each took the lock at the busy process's next hand-over: its pause after giving the lock back outlasts a waiter's polls.
+		expect(Math.max(...handOversWaited)).toBeLessThanOrEqual(1);
 		expect(busyVerdicts.every((verdict) => verdict === 'first')).toBe(true);
 		expect(table.rows.has('wf|')).toBe(false);
-	});
+	}));
 
-	test('on a slow database the lock is kept for the next execution\'s check instead of being given back and taken again', async () => {
+	test('on a slow database the lock is kept for the next execution\'s check instead of being given back and taken again', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(1);
 		const helpers = table.helpers('wf', 'node-1');
 		const ledger = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
@@ -337,9 +359,9 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		expect([first, second]).toEqual(['first', 'first']);
 		expect(releases).toBe(1);
 		expect(table.rows.has('wf|')).toBe(false);
-	});
+	}));
 
-	test('a failed release is logged; the verdicts stand', async () => {
+	test('a failed release is logged; the verdicts stand', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
 		const ledger = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
@@ -354,7 +376,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		expect(await ledger.recordEvent(failingRelease, NODE, 'evt_x', { warn: (message) => warnings.push(message) })).toBe('first');
 		await ledger.whenIdle();
 		expect(warnings.join('\n')).toMatch(/could not release the de-duplication lock: connection terminated/);
-	});
+	}));
 });
 
 describe('clock skew (clockSkewWarning)', () => {
