@@ -35,7 +35,7 @@ const path = require('path');
 
 const { startN8n, packRepo, ensureN8nInstall, N8N_VERSION } = require('../harness');
 const { parseOptions } = require('./lib/options');
-const { startSandboxProcess } = require('./lib/sandboxProcess');
+const { startSandboxProcess } = require('../sandbox/process');
 const { summariseRuns } = require('./lib/summary');
 const { scenarioResults } = require('./lib/report');
 const { writeResults } = require('./lib/results');

@@ -36,7 +36,7 @@ const { startN8n, omnichannelCredential, waitFor, workflows: w, N8N_VERSION } = 
 const { NODE_TYPES } = require('../../harness/node-types');
 const { startFakeChatModel } = require('../../harness/fake-chat-model');
 const { ensureServicePackages, startPostgres } = require('../../harness/services');
-const { startSandboxProcess } = require('../lib/sandboxProcess');
+const { startSandboxProcess } = require('../../sandbox/process');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');
 

@@ -16,7 +16,7 @@ const os = require('os');
 const path = require('path');
 const readline = require('readline');
 
-const { startSandboxProcess } = require('../lib/sandboxProcess');
+const { startSandboxProcess } = require('../../sandbox/process');
 const { summarise } = require('../lib/summary');
 
 const CONTACTS = 100_000;

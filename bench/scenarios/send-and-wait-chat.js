@@ -50,7 +50,7 @@ const http = require('http');
 const os = require('os');
 
 const { freePort, startN8n, omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w, N8N_VERSION, startProcesses, startQueueCluster } = require('../../harness');
-const { startSandboxProcess } = require('../lib/sandboxProcess');
+const { startSandboxProcess } = require('../../sandbox/process');
 const { startRelay } = require('../lib/intakeRelay');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');

@@ -22,7 +22,7 @@ const crypto = require('crypto');
 const os = require('os');
 
 const { freePort, startN8n, omnichannelCredential, waitFor, workflows: w, N8N_VERSION, startProcesses, startQueueCluster } = require('../../harness');
-const { startSandboxProcess } = require('../lib/sandboxProcess');
+const { startSandboxProcess } = require('../../sandbox/process');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');
 const { waitingMemory } = require('../lib/waitingMemory');

@@ -5,13 +5,16 @@
  * Real time with the sandbox: how fast it sends during the drop and after the
  * rise is printed, not asserted (a slow moment of the machine would fail a
  * speed); the exact dynamics, recovery included, are asserted in
- * test/transport/rate-limiter.test.cts.
+ * test/transport/rate-limiter.test.cts. The sandbox runs in a process of its
+ * own, as the API does: in jest's, a stall of jest would also hold back the
+ * sandbox's rate limit, then let requests the node had paced below the limit
+ * reach it all at once: 429s the node did not cause.
  */
 import { runNode } from '../support/host/action-node.cjs';
 import { clearFaults, messagesOf, newConversation, resetStats, setFaults, stats } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';
 
-const suite = useSandbox({ seed: 'demo' });
+const suite = useSandbox({ seed: 'demo', ownProcess: true });
 const ITEMS = 2000;
 const DROP_AFTER_MS = 6_000;
 const LOW_FOR_MS = 10_000;

@@ -6,6 +6,9 @@
 const sandboxModule = require('../../sandbox') as {
 	startSandbox: (options: SandboxOptions) => Promise<Sandbox>;
 };
+const processModule = require('../../sandbox/process') as {
+	startSandboxProcess: (seedArgs: string[]) => Promise<Omit<Sandbox, 'port'>>;
+};
 
 export interface SandboxOptions {
 	port?: number;
@@ -47,6 +50,12 @@ export interface DeliveryAttempt {
 export type Json = Record<string, any>;
 
 export const startSandbox = sandboxModule.startSandbox;
+
+/** The sandbox in a process of its own (sandbox/process.js): its clock and event loop are not the test's. */
+export async function startSandboxProcess(seed: 'demo' | 'empty' = 'demo'): Promise<Sandbox> {
+	const sb = await processModule.startSandboxProcess(['--seed', seed]);
+	return { ...sb, port: Number(new URL(sb.base_url).port) };
+}
 
 /** One JSON request; throws unless it answers 2xx. */
 async function call(url: string, method: string, body?: unknown, key?: string): Promise<any> {

@@ -1,15 +1,15 @@
 'use strict';
-// The sandbox in a process of its own (sandbox/cli.js), not in the bench's
-// event loop: during webhook intake the sandbox signs and sends thousands of
-// deliveries while the bench feeds and polls, and sharing one thread would
-// make the bench's own work part of what is measured.
+// The sandbox in a process of its own (cli.js), not in the caller's event
+// loop: sharing one thread would make the caller's work part of what is
+// measured (the bench feeding and polling during webhook intake), and the
+// caller's stalls would bunch up the requests the rate limit counts (a test's).
 const { spawn } = require('child_process');
 const path = require('path');
 const readline = require('readline');
 
-const { sandboxClient } = require('../../sandbox/client');
+const { sandboxClient } = require('./client');
 
-const SCRIPT = path.join(__dirname, '..', '..', 'sandbox', 'cli.js');
+const SCRIPT = path.join(__dirname, 'cli.js');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
