@@ -32,7 +32,7 @@ const os = require('os');
 const { omnichannelCredential, sleep, waitFor, workflows: w, N8N_VERSION, startProcesses, startQueueCluster } = require('../../harness');
 const { QUESTION, chatStream, chatStreamWorkflow, readerClient, recordNode, startRecorder } = require('../../harness/chat-stream');
 const { hasValidSignature } = require('../../sandbox/webhooks/signing');
-const { startSandboxProcess } = require('../lib/sandboxProcess');
+const { startSandboxProcess } = require('../../sandbox/process');
 const { startRelay } = require('../lib/intakeRelay');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');
@@ -157,11 +157,12 @@ async function measureLevel(context, { peer, rate, waits, seconds, log }) {
 	log(`${peer} at ${rate}/s: the stream (${Math.round(rate * seconds)} messages)`);
 	const sent = await driver.stream({ waiting, rate, seconds });
 	const streamEnded = Date.now();
-	const statements = cluster.postgres.statements();
-	const answered = context.relay.responses().filter((r) => r.path.startsWith('/webhook/'));
 	log(`${peer} at ${rate}/s: settling (up to ${SETTLE_MS / 1000} s)`);
 	await waitFor(async () => await driver.settled(recorder, sent), { what: 'every message accounted for', timeoutMs: SETTLE_MS, intervalMs: 5000 }).catch(() => undefined);
 	await sleep(Math.max(0, streamEnded + 20_000 - Date.now()));
+	// Read once the stream's executions and retries are done: what the stream asked of the database in all.
+	const statements = cluster.postgres.statements();
+	const answered = context.relay.responses().filter((r) => r.path.startsWith('/webhook/'));
 	const outcomes = await driver.outcomesOf(recorder, sent);
 	const attempts = (await control('GET', '/deliveries')).filter((d) => sent.some((m) => m.id === d.data_id));
 	const executions = (await cluster.main.listExecutions({ workflowId, maxPages: 100 })).filter((e) => !before.has(e.id));
