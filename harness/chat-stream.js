@@ -141,8 +141,12 @@ function chatStream({ control, client, channelId }) {
 		return asked.has(conversation);
 	};
 	return {
-		/** `count` customers write, at `rate` a second; resolves once each run has asked its question. */
-		async fillWaits(count, { rate = 4, timeoutMs = 10 * 60_000 } = {}) {
+		/**
+		 * `count` customers write, at `rate` a second; resolves once each run has
+		 * asked its question, to their conversations. With `partial`, resolves at
+		 * `timeoutMs` to those whose run has asked by then instead of failing.
+		 */
+		async fillWaits(count, { rate = 4, timeoutMs = 10 * 60_000, partial = false } = {}) {
 			const conversations = [];
 			for (let index = 0; index < count; index++) {
 				const conversation = await newConversation();
@@ -150,14 +154,16 @@ function chatStream({ control, client, channelId }) {
 				conversations.push(conversation);
 				await sleep(1000 / rate);
 			}
-			await waitFor(
-				async () => {
-					for (const conversation of conversations) if (!(await questionIn(conversation))) return undefined;
-					return true;
-				},
-				{ what: `the questions of ${count} waits`, timeoutMs, intervalMs: 2000 },
-			);
-			return conversations;
+			const allAsked = async () => {
+				for (const conversation of conversations) if (!(await questionIn(conversation))) return undefined;
+				return true;
+			};
+			try {
+				await waitFor(allAsked, { what: `the questions of ${count} waits`, timeoutMs, intervalMs: 2000 });
+			} catch (error) {
+				if (!partial) throw error;
+			}
+			return conversations.filter((conversation) => asked.has(conversation));
 		},
 		/**
 		 * `rate` messages a second for `seconds`: every `replyEvery`-th a reply to
