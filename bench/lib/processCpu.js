@@ -15,4 +15,20 @@ function cpuSeconds(pid) {
 	return (utime + stime) / TICKS_PER_SECOND;
 }
 
-module.exports = { cpuSeconds };
+/** CPU seconds of a process and of its children now alive (PostgreSQL's backends, n8n's task runner). */
+function treeCpuSeconds(pid) {
+	let total = cpuSeconds(pid);
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			if (Number(fields[1]) === pid) total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+		} catch {
+			// Gone meanwhile.
+		}
+	}
+	return total;
+}
+
+module.exports = { cpuSeconds, treeCpuSeconds };

@@ -36,6 +36,7 @@ const { startSandboxProcess } = require('../../sandbox/process');
 const { startRelay } = require('../lib/intakeRelay');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');
+const { treeCpuSeconds } = require('../lib/processCpu');
 
 const OURS = { id: 'benchChatStream1', label: 'Omnichannel Trigger → Send and Wait (Reply in Chat) → HTTP Request' };
 const PEER = { id: 'benchStreamPeer1', label: "n8n's Webhook → Send Text → Wait node (resumed by a relay) → HTTP Request", channel: 'telegram', path: 'bench-stream-peer' };
@@ -177,6 +178,7 @@ async function measureLevel(context, { peer, rate, waits, seconds, log }) {
 	context.relay.reset();
 	context.peerRelay.calls.length = 0;
 	cluster.postgres.resetStatements();
+	const cpuBefore = cpuOf(cluster);
 	log(`${peer} at ${rate}/s: the stream (${Math.round(rate * seconds)} messages)`);
 	const sent = await driver.stream({ waiting, rate, seconds });
 	const streamEnded = Date.now();
@@ -185,6 +187,7 @@ async function measureLevel(context, { peer, rate, waits, seconds, log }) {
 	await sleep(Math.max(0, streamEnded + 20_000 - Date.now()));
 	// Read once the stream's executions and retries are done: what the stream asked of the database in all.
 	const statements = cluster.postgres.statements();
+	const cpuAfter = cpuOf(cluster);
 	const answered = context.relay.responses().filter((r) => r.path.startsWith('/webhook/'));
 	const outcomes = await driver.outcomesOf(recorder, sent);
 	const attempts = (await control('GET', '/deliveries')).filter((d) => sent.some((m) => m.id === d.data_id));
@@ -214,6 +217,8 @@ async function measureLevel(context, { peer, rate, waits, seconds, log }) {
 		database_queries_during_stream: statements.reduce((sum, s) => sum + s.calls, 0),
 		database_queries_per_delivery: round(statements.reduce((sum, s) => sum + s.calls, 0) / Math.max(1, deliveries)),
 		database_queries_per_delivery_by_table: Object.fromEntries(Object.entries(byTable).map(([table, calls]) => [table, round(calls / Math.max(1, deliveries))])),
+		cpu_seconds: Object.fromEntries(Object.keys(cpuAfter).map((name) => [name, round(cpuAfter[name] - cpuBefore[name])])),
+		cpu_ms_per_message: Object.fromEntries(Object.keys(cpuAfter).map((name) => [name, Math.round(((cpuAfter[name] - cpuBefore[name]) * 1000) / sent.length)])),
 		database_top_queries: statements
 			.sort((a, b) => b.calls - a.calls)
 			.slice(0, 12)
@@ -224,6 +229,17 @@ async function measureLevel(context, { peer, rate, waits, seconds, log }) {
 }
 
 const round = (value) => Math.round(value * 100) / 100;
+
+/** CPU seconds used so far by each part of the cluster (the workers together; PostgreSQL with its backends). */
+function cpuOf(cluster) {
+	const of = (n8n) => (n8n.pid ? treeCpuSeconds(n8n.pid) : 0);
+	return {
+		webhook: of(cluster.webhook),
+		workers: cluster.workers.reduce((sum, worker) => sum + of(worker), 0),
+		main: of(cluster.main),
+		postgres: cluster.postgres.pid ? treeCpuSeconds(cluster.postgres.pid) : 0,
+	};
+}
 
 function markdown(results) {
 	const cell = (level, key) => {
@@ -244,6 +260,7 @@ function markdown(results) {
 		['**replies: resumed once / lost / doubled / started a run**', (l) => `${l.replies.once} / ${l.replies.lost} / ${l.replies.doubled} / ${l.replies.startedRun}`],
 		['**other messages: ran once / lost / doubled**', (l) => `${l.others.once} / ${l.others.lost} / ${l.others.doubled}`],
 		['executions created (per message)', (l) => `${l.executions_created} (${l.executions_per_message})`],
+		['CPU ms per message, by process (the stream and its settling)', (l) => cell(l, 'cpu_ms_per_message')],
 		['database queries per delivery', (l) => cell(l, 'database_queries_per_delivery')],
 		['of them, by table', (l) => cell(l, 'database_queries_per_delivery_by_table')],
 	];
@@ -258,7 +275,7 @@ function markdown(results) {
 		`|---|${levels.map(() => '---').join('|')}|`,
 		...rows.map(([label, value]) => `| ${label} | ${levels.map(value).join(' | ')} |`),
 		'',
-		`Ours: ${OURS.label}. Peer: ${PEER.label}; its answer time is the relay's call of n8n (the start or the resume), its database queries are not counted.`,
+		`Ours: ${OURS.label}. Peer: ${PEER.label}; its answer time is the relay's call of n8n (the start or the resume); its database queries per delivery count the sandbox's deliveries to the relay.`,
 		'',
 		'## Goals (ours)',
 		'',
