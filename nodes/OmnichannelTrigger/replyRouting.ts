@@ -1,10 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { executionOf, handOver } from '../shared/chatHandOver';
-import type { HandOverOutcome } from '../shared/chatHandOver';
-import { isFromParty, openCarrier, settlesWait, workflowTag } from '../shared/chatWait';
-import type { ChatWait, HandOver } from '../shared/chatWait';
+import { executionOf, handOver, isFromParty, openCarrier, settlesWait, waitsInChat, workflowTag } from '../shared/chatWait';
+import type { ChatWait, HandOver, HandOverOutcome } from '../shared/chatWait';
 import { BoundedMap } from '../shared/boundedMap';
 import { readRecentMessages, timeOf } from '../shared/conversation';
 import { isOwnSend } from '../shared/messageAuthors';
@@ -25,13 +23,7 @@ import { eventFilters } from './parameters';
 /** Whether a node of this workflow after the trigger waits for answers in the chat (n8n versions without getChildNodes have none). */
 function workflowWaitsInChat(context: IWebhookFunctions): boolean {
 	if (typeof context.getChildNodes !== 'function') return false;
-	return context.getChildNodes(context.getNode().name, { includeNodeParameters: true }).some((node) => {
-		const parameters = (node.parameters ?? {}) as IDataObject;
-		if (node.disabled || !node.type.endsWith('.omnichannel') || parameters.operation !== 'sendAndWait') return false;
-		if (parameters.responseType === 'chatReply') return true;
-		const approval = (parameters.approvalOptions as IDataObject | undefined)?.values as IDataObject | undefined;
-		return (parameters.responseType ?? 'approval') === 'approval' && (approval?.answerIn ?? 'links') !== 'links';
-	});
+	return context.getChildNodes(context.getNode().name, { includeNodeParameters: true }).some(waitsInChat);
 }
 
 interface Answer {
