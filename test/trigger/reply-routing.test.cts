@@ -23,7 +23,7 @@ import {
 	workflowTag,
 } from '../../nodes/shared/chatWait';
 import type { ChatWait } from '../../nodes/shared/chatWait';
-import { answeredWait } from '../../nodes/OmnichannelTrigger/replyRouting';
+import { answeredWait } from '../../nodes/OmnichannelTrigger/chatReplies/replyRouting';
 
 const key = chatWaitKey('svc_test_abcdefgh.0123456789abcdef0123');
 const otherKey = chatWaitKey('svc_test_zyxwvuts.0123456789abcdef0123');

@@ -26,7 +26,7 @@ import type { PendingJson, ResponseRequest } from './request';
 
 /**
  * Replies reach a waiting execution through the Omnichannel Trigger that
- * started the workflow (shared/chatWait.ts), so it must be upstream, enabled,
+ * started the workflow (shared/chatWait), so it must be upstream, enabled,
  * subscribed to new messages and, for replies to arrive, published. Checked
  * before anything is sent.
  */
@@ -99,7 +99,7 @@ const SUPERSEDE_BUDGET_MS = 20_000;
 
 /**
  * A newer question ends the older open waits of this workflow in the
- * conversation (shared/chatHandOver.ts). Read once the question exists, so
+ * conversation (shared/chatWait, supersede.ts). Read once the question exists, so
  * of two executions asking at the same moment the newer sees the older. A
  * wait it cannot end is logged; the question stands either way.
  */

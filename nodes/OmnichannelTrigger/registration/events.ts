@@ -1,4 +1,4 @@
-import { ALL_EVENTS } from '../shared/chatWait';
+import { ALL_EVENTS } from '../../shared/chatWait';
 
 export { ALL_EVENTS };
 
