@@ -59,7 +59,7 @@ function ledgerSources(revision) {
 		lock = read('nodes/OmnichannelTrigger/databaseLock.ts');
 	}
 	return {
-		'eventsInDatabase.ts': read('nodes/OmnichannelTrigger/eventsInDatabase.ts').replaceAll('../shared/databaseLock', './databaseLock'),
+		'eventsInDatabase.ts': read('nodes/OmnichannelTrigger/step/eventsInDatabase.ts').replaceAll('../shared/databaseLock', './databaseLock'),
 		'databaseLock.ts': lock,
 	};
 }

@@ -1,8 +1,8 @@
 /**
  * Omnichannel Chat Memory: a memory sub-node for n8n's AI Agent whose memory
  * is the conversation at the service (turns.ts: which messages, which roles,
- * which text; session.ts: the conversation and the message being answered,
- * from the trigger's event; memory.ts: the AI node SDK, loaded lazily).
+ * which text; the conversation and the message being answered come from the
+ * trigger's item, shared/triggerItem.ts; memory.ts: the AI node SDK, loaded lazily).
  * It reads through the package's one reader of a conversation
  * (shared/conversation.ts), keeping the read for the execution: one request
  * per agent run, none when the trigger's options already read it.
@@ -14,7 +14,7 @@ import { readRecentMessages } from '../shared/conversation';
 import { searchConversations } from '../shared/listSearch';
 import { conversationMemory, loadSdk } from './memory';
 import { memoryConfigOf, memoryProperties } from './parameters';
-import { currentMessagesOfItem } from './session';
+import { currentMessagesOfItem } from '../shared/triggerItem';
 import { historyTurns } from './turns';
 
 export class OmnichannelChatMemory implements INodeType {

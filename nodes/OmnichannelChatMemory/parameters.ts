@@ -5,7 +5,7 @@ import type { IDataObject, INodeProperties, ISupplyDataFunctions } from 'n8n-wor
 import { RECENT_MESSAGES } from '../shared/conversation';
 import { optionalId } from '../shared/parameterValues';
 import { conversationLocator } from '../shared/resourceLocators';
-import { conversationOfItem } from './session';
+import { conversationOfItem } from '../shared/triggerItem';
 
 /** Half the reader's one page (shared/conversation.ts): the burst, newer messages and left-out System messages fit beside it. */
 export const MAX_WINDOW_LENGTH = RECENT_MESSAGES / 2;

@@ -1,31 +1,18 @@
 /**
  * Omnichannel Trigger: the service's signed webhook deliveries start one run
- * per event, in one n8n process and in queue mode. Its files:
- * - lifecycle.ts: creates, reuses and retires the webhook at the service as
- *   n8n publishes and unpublishes the workflow;
- * - delivery.ts and signature.ts: verify, parse and filter each delivery;
- * - firstRun.ts: the execution's first step, which lets one execution per
- *   event run downstream;
- * - customerMessage.ts, in the same step after firstRun.ts: the options
- *   that read the conversation for a customer's message, Answer a Burst Once
- *   (burst.ts: one execution per burst continues) and Step Aside While a
- *   Person Answers (stepAside.ts);
- * - replyRouting.ts and handOver.ts: a chat reply to a waiting Send and
- *   Wait of the workflow is handed to that execution, and no other starts.
- * What it keeps, where, and why:
- * - registrationInStaticData.ts, the workflow's static data (with this
- *   process's latest change in process memory): the webhook's id and signing
- *   secret, which only the create call returns;
- * - eventsInProcess.ts, process memory: the ids this process is starting or
- *   started an execution for, so copies arriving together start one;
- * - eventsInDatabase.ts, n8n's database (its de-duplication store): the ids
- *   that ran downstream, shared by every process and kept across restarts,
- *   checked under the lock of databaseLock.ts (the same store's workflow row),
- *   and the ids of the messages a continued burst carried (burst.ts).
+ * per event, in one n8n process and in queue mode. Its folders, by phase:
+ * - registration/: the webhook at the service as n8n publishes and
+ *   unpublishes the workflow, and its id and signing secret in static data;
+ * - delivery/: each delivery verified, parsed, filtered, held for Answer a
+ *   Burst Once and admitted once per process;
+ * - chatReplies/: a reply to a waiting Send and Wait handed to that execution
+ *   (the protocol is shared/chatWait);
+ * - step/: the execution's first step: the event's ledger in n8n's database,
+ *   then the options that read the conversation.
+ * Its item is declared in shared/triggerItem.ts.
  */
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
-	IDataObject,
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,
 	IExecuteFunctions,
@@ -38,17 +25,11 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import type { BurstMessage } from './burst';
-import { conversationOptionsOf, customerMessageOf, customerMessageStep } from './customerMessage';
-import { receiveDelivery } from './delivery';
-import type { ServiceEvent } from './delivery';
-import { markStarted } from './eventsInProcess';
-import { dataOf, firstRunOf } from './firstRun';
-import { checkWebhookExists, createWebhook, deleteWebhook } from './lifecycle';
-import { outputsDataOnly, triggerProperties } from './parameters';
-import { QUIET_WAITED_KEY } from './quietHold';
-import { keyBytesOfSecret } from './signature';
-import { kindOf, triggerKey } from './registrationInStaticData';
+import { receiveDelivery } from './delivery/delivery';
+import { keyBytesOfSecret } from './delivery/signature';
+import { triggerProperties } from './parameters';
+import { checkWebhookExists, createWebhook, deleteWebhook } from './registration/lifecycle';
+import { triggerStep } from './step/triggerStep';
 
 export class OmnichannelTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -73,10 +54,9 @@ export class OmnichannelTrigger implements INodeType {
 		// parameter that credentials depend on (it takes it for an
 		// authentication switch). Each mode checks for its own at activation.
 		credentials: [
-			// Automatic registration's; manual registration makes no API call.
-			{ name: 'omnichannelApi', required: false },
-			// Manual registration's.
-			{ name: 'omnichannelWebhookSigningApi', required: false, testedBy: 'omnichannelWebhookSigningSecret' },
+			// Labelled, as both would read "Credential": automatic registration's, and the reads of the options.
+			{ name: 'omnichannelApi', required: false, displayName: 'API Credential' },
+			{ name: 'omnichannelWebhookSigningApi', required: false, displayName: 'Signing Secret (Manual Registration Only)', testedBy: 'omnichannelWebhookSigningSecret' },
 		],
 		webhooks: [
 			{
@@ -130,46 +110,8 @@ export class OmnichannelTrigger implements INodeType {
 		return await receiveDelivery(this);
 	}
 
-	/**
-	 * n8n runs this as the first step of every execution a delivery started,
-	 * with the whole event as input, wherever the execution runs (a queue-mode
-	 * worker included). It records the event id in n8n's database: the first
-	 * execution of an event passes it on; a later one (a copy that reached
-	 * another n8n process, or a redelivery after a restart) outputs nothing, so
-	 * no downstream node runs, and says so in its hints. With the options that
-	 * read the conversation, a first execution of a customer's message then
-	 * continues only as customerMessage.ts decides.
-	 */
+	/** The first step of every execution a delivery started (step/triggerStep.ts). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const dataOnly = outputsDataOnly(this);
-		const conversationOptions = conversationOptionsOf(this.getNode(), this.getNodeParameter('options', 0, {}) as IDataObject);
-		const output: INodeExecutionData[] = [];
-		const trigger = triggerKey(this, kindOf(this));
-		for (const [index, item] of this.getInputData().entries()) {
-			const { [QUIET_WAITED_KEY]: quietWaitedMs, ...event } = item.json as ServiceEvent;
-			const verdict = await firstRunOf(this, event.id);
-			// The execution exists: later copies reaching this process start none.
-			markStarted(trigger, event.id);
-			if (verdict === 'duplicate') {
-				this.addExecutionHints({
-					message: `Event ${event.id} already ran in an earlier execution: this copy ran nothing downstream.`,
-					location: 'outputPane',
-				});
-				continue;
-			}
-			const json = { ...(dataOnly ? dataOf(event) : event) };
-			const customerMessage = customerMessageOf(event);
-			if (customerMessage) {
-				const waitedMs = typeof quietWaitedMs === 'number' ? quietWaitedMs : 0;
-				const outcome = await customerMessageStep(this, customerMessage as BurstMessage, conversationOptions, index, waitedMs);
-				if (!outcome.continue) {
-					this.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
-					continue;
-				}
-				if (outcome.burst) json.burst = outcome.burst;
-			}
-			output.push({ json, pairedItem: { item: index } });
-		}
-		return [output];
+		return await triggerStep(this);
 	}
 }

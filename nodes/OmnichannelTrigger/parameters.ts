@@ -4,26 +4,13 @@ import type { IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFuncti
 import { CHANNEL_TYPE_OPTIONS } from '../shared/channelTypes';
 import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageAuthors';
 import type { MessageDirection } from '../shared/messageAuthors';
-import { ALL_EVENTS, normaliseEvents } from './events';
+import { ALL_EVENTS, normaliseEvents } from './registration/events';
 import type { MessageFilters } from '../shared/messageFilters';
-import { keyBytesOfSecret } from './signature';
-import { MAX_QUIET_SECONDS } from './burst';
-import { HOLD_LIMIT_MS } from './quietHold';
-import { stepAsideOption } from './stepAside';
+import { keyBytesOfSecret } from './delivery/signature';
+import { burstOption } from './step/burst';
+import { stepAsideOption } from './step/stepAside';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
-
-/** Answer a Burst Once (burst.ts): its presence turns it on. */
-const burstOption: INodeProperties = {
-	displayName: 'Answer a Burst Once (Quiet Period in Seconds)',
-	name: 'burstQuietSeconds',
-	type: 'number',
-	default: 5,
-	typeOptions: { minValue: 1, maxValue: MAX_QUIET_SECONDS },
-	description:
-		"For AI agents and auto-replies: after a customer message, wait until the conversation has been quiet this many seconds, then continue once with every customer message since the last reply (in 'burst': text, messages, count). The executions of the burst's other messages end without output. Needs the Omnichannel API credential (messages:read).",
-	hint: `1 to ${MAX_QUIET_SECONDS} seconds. Up to ${HOLD_LIMIT_MS / 1000} seconds are waited before the execution starts, holding no worker; a longer period waits the rest in a running execution.`,
-};
 
 export const triggerProperties: INodeProperties[] = [
 	{

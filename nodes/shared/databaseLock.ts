@@ -47,12 +47,7 @@ export interface LockTiming {
 	holdMs?: number;
 }
 
-/**
- * A holder renews every 5 s: a renewal call may then take up to 10 s before
- * the holder stops counting itself as the holder (staleMs / 2; single calls
- * took up to 3 s in an n8n taking in a storm), and a lock kept through a long
- * spell on a slow database adds few writes to the database's queue.
- */
+/** The production timing; the figures behind it: docs/development/trigger-internals.md, "The event ledger and its lock". */
 export const LOCK_TIMING: LockTiming = { staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 5_000, giveUpMs: 120_000, holdMs: 500 };
 
 const LOCK: ICheckProcessedOptions = { mode: 'latestIncrementalKey' };

@@ -4,7 +4,7 @@
  * "Messages"), so a message whose key starts with one of them was sent by
  * this package, whoever the API attributes it to.
  */
-/** A Send and Wait question: the key carries the wait (chatWait.ts). */
+/** A Send and Wait question: the key carries the wait (shared/chatWait). */
 export const CARRIER_PREFIX = 'n8nwait1_';
 /** A re-prompt: one per wait and reply, so a repeated hand-over sends it once. */
 export const REPROMPT_PREFIX = 'n8nreprompt_';

@@ -9,7 +9,7 @@ import type { IDataObject, INode, ISupplyDataFunctions } from 'n8n-workflow';
 import { OmnichannelChatMemory } from '../../nodes/OmnichannelChatMemory/OmnichannelChatMemory.node';
 import { SDK_MISSING } from '../../nodes/OmnichannelChatMemory/memory';
 import { MAX_WINDOW_LENGTH } from '../../nodes/OmnichannelChatMemory/parameters';
-import { conversationOfItem, currentMessagesOfItem } from '../../nodes/OmnichannelChatMemory/session';
+import { conversationOfItem, currentMessagesOfItem } from '../../nodes/shared/triggerItem';
 import { PERSON_MARK, SYSTEM_MARK, historyTurns, messageText } from '../../nodes/OmnichannelChatMemory/turns';
 import { readRecentMessages } from '../../nodes/shared/conversation';
 import type { ConversationMessage } from '../../nodes/shared/conversation';

@@ -1,5 +1,5 @@
 'use strict';
-// Step Aside While a Person Answers in n8n's queue mode (harness/queue.js):
+// Step Aside for a Person in n8n's queue mode (harness/queue.js):
 // PostgreSQL, Redis, a main process, two workers and a webhook process. The
 // executions run on either worker, each reading the conversation on its
 // own: a person writes, the next three customer messages get no bot answer,

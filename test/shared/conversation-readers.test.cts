@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isFromParty } from '../../nodes/shared/chatWait';
 import { messageAuthor, messageDirection } from '../../nodes/shared/messageAuthors';
 import { CARRIER_PREFIX, REPROMPT_PREFIX, SEND_KEY_PREFIX } from '../../nodes/shared/sendKeys';
-import { personAnswering, stepAsideMinutesOf } from '../../nodes/OmnichannelTrigger/stepAside';
+import { personAnswering, stepAsideMinutesOf } from '../../nodes/OmnichannelTrigger/step/stepAside';
 import type { ConversationMessage } from '../../nodes/shared/conversation';
 
 const message = (fields: IDataObject): ConversationMessage => ({ id: 'msg_1', ...fields });
@@ -54,7 +54,7 @@ describe('stepping aside', () => {
 	});
 
 	test.each([0, -1, 'ten', null, Number.NaN, 10_081])('a period of %p is refused, naming the option', (value) => {
-		expect(() => stepAsideMinutesOf({ name: 'Trigger' } as never, { stepAsideMinutes: value })).toThrow(/'Step Aside While a Person Answers' needs a positive number of minutes/);
+		expect(() => stepAsideMinutesOf({ name: 'Trigger' } as never, { stepAsideMinutes: value })).toThrow(/'Step Aside for a Person' needs a positive number of minutes/);
 	});
 
 	test('off unless set; fractions of a minute are fine', () => {

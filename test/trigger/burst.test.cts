@@ -8,9 +8,9 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/burst';
-import { customerMessageStep } from '../../nodes/OmnichannelTrigger/customerMessage';
-import type { BurstMessage } from '../../nodes/OmnichannelTrigger/burst';
+import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/step/burst';
+import { customerMessageStep } from '../../nodes/OmnichannelTrigger/step/customerMessage';
+import type { BurstMessage } from '../../nodes/OmnichannelTrigger/step/burst';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';
 import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
 import { api, control, pause, startSandbox, stats, waitFor } from '../support/sandbox.cjs';
@@ -222,7 +222,7 @@ describe('validation before any request', () => {
 		host.useSigningSecret(`whsec_${randomBytes(24).toString('base64')}`);
 		delete host.node.credentials!.omnichannelApi;
 		await host.listen();
-		await expect(host.activate()).rejects.toThrow(/'Answer a Burst Once' and 'Step Aside While a Person Answers' need an Omnichannel API credential/);
+		await expect(host.activate()).rejects.toThrow(/'Answer a Burst Once' and 'Step Aside for a Person' need an Omnichannel API credential/);
 	});
 
 	test('a quiet period out of range at run time fails the execution before reading the conversation', async () => {
@@ -260,9 +260,9 @@ describe('claims in the ledger', () => {
 	test('overlapping claims from two processes at once: each message is claimed once', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(4);
 		const load = () => {
-			let module: typeof import('../../nodes/OmnichannelTrigger/eventsInDatabase') | undefined;
+			let module: typeof import('../../nodes/OmnichannelTrigger/step/eventsInDatabase') | undefined;
 			jest.isolateModules(() => {
-				module = require('../../nodes/OmnichannelTrigger/eventsInDatabase');
+				module = require('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
 			});
 			module!.setLockTiming({ staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 50, giveUpMs: 20_000 });
 			return module!;

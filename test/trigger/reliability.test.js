@@ -25,7 +25,7 @@ function fresh(path) {
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('process memory of deliveries (eventsInProcess)', () => {
-	const { admitDelivery, markStarted, STARTING_MS, RETENTION_MS } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
+	const { admitDelivery, markStarted, STARTING_MS, RETENTION_MS } = fresh('../../nodes/OmnichannelTrigger/delivery/eventsInProcess');
 
 	test('a copy arriving while the first is being started starts nothing itself', () => {
 		expect(admitDelivery('t1', 'evt_a', T0)).toBe('start');
@@ -55,8 +55,8 @@ describe('process memory of deliveries (eventsInProcess)', () => {
 describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', () => {
 	useSimulatedTime(T0);
 	const { EventEmitter } = require('events');
-	const { admitCopy: admitUntil } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
-	const { DELIVERY_BUDGET_MS } = fresh('../../nodes/OmnichannelTrigger/deliveryBudget');
+	const { admitCopy: admitUntil } = fresh('../../nodes/OmnichannelTrigger/delivery/eventsInProcess');
+	const { DELIVERY_BUDGET_MS } = fresh('../../nodes/OmnichannelTrigger/delivery/deliveryBudget');
 	/** A copy waits until its delivery's deadline. */
 	const admitCopy = (trigger, eventId, res, waitMs = DELIVERY_BUDGET_MS) => admitUntil(trigger, eventId, res, Date.now() + waitMs);
 
@@ -108,7 +108,7 @@ describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', 
 	}));
 
 	test('the execution\'s first step running here settles the wait too (regular mode)', async () => await simulate(async () => {
-		const { admitCopy: admit, markStarted: started } = fresh('../../nodes/OmnichannelTrigger/eventsInProcess');
+		const { admitCopy: admit, markStarted: started } = fresh('../../nodes/OmnichannelTrigger/delivery/eventsInProcess');
 		expect(await admit('w3', 'evt_c', response(), Date.now() + 4_000)).toBe('start');
 		const copy = admit('w3', 'evt_c', response(), Date.now() + 4_000);
 		started('w3', 'evt_c');
@@ -271,8 +271,8 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 			},
 			clearAllProcessedItems: helpers.clearAllProcessedItems,
 		};
-		const slow = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
-		const quick = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		const slow = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+		const quick = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
 		slow.setLockTiming(TIMING);
 		quick.setLockTiming(TIMING);
 		const ids = Array.from({ length: 6 }, (_, index) => `evt_${index}`);
@@ -288,8 +288,8 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 	test('a process under constant load gives its lock back: another process\'s checks never run without it', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(1);
 		const helpers = table.helpers('wf', 'node-1');
-		const busy = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
-		const other = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		const busy = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+		const other = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
 		// The other process gives up waiting long before the busy one runs out of executions.
 		const timing = { ...TIMING, giveUpMs: 1_000, holdMs: 100 };
 		busy.setLockTiming(timing);
@@ -336,7 +336,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 	test('on a slow database the lock is kept for the next execution\'s check instead of being given back and taken again', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(1);
 		const helpers = table.helpers('wf', 'node-1');
-		const ledger = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		const ledger = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
 		ledger.setLockTiming(TIMING);
 		let releases = 0;
 		// Every call on the lock's row takes 300 ms: taking the lock (a try and a stamp) costs about 600 ms.
@@ -364,7 +364,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 	test('a failed release is logged; the verdicts stand', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
-		const ledger = fresh('../../nodes/OmnichannelTrigger/eventsInDatabase');
+		const ledger = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
 		ledger.setLockTiming(TIMING);
 		const warnings = [];
 		const failingRelease = {
@@ -380,7 +380,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 });
 
 describe('clock skew (clockSkewWarning)', () => {
-	const { clockSkewWarning } = fresh('../../nodes/OmnichannelTrigger/signature');
+	const { clockSkewWarning } = fresh('../../nodes/OmnichannelTrigger/delivery/signature');
 
 	test('says the measured skew and what to fix, at most once a minute per trigger', () => {
 		const now = 1_800_000_000;

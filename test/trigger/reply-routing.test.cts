@@ -14,15 +14,16 @@ import {
 	isFromParty,
 	MAX_CLIENT_REQUEST_ID,
 	normaliseAnswer,
+	olderOpenWaits,
 	openCarrier,
+	outcomeOfAnswer,
 	repromptKey,
 	sealCarrier,
 	wordHash,
 	workflowTag,
 } from '../../nodes/shared/chatWait';
 import type { ChatWait } from '../../nodes/shared/chatWait';
-import { olderOpenWaits, outcomeOfAnswer } from '../../nodes/shared/chatHandOver';
-import { answeredWait } from '../../nodes/OmnichannelTrigger/replyRouting';
+import { answeredWait } from '../../nodes/OmnichannelTrigger/chatReplies/replyRouting';
 
 const key = chatWaitKey('svc_test_abcdefgh.0123456789abcdef0123');
 const otherKey = chatWaitKey('svc_test_zyxwvuts.0123456789abcdef0123');
@@ -175,11 +176,14 @@ describe('which wait a message answers', () => {
 
 describe('what the resume URL answered (outcomeOfAnswer)', () => {
 	test.each([
-		[200, { resumed: true, waitId: 'a' }, 'taken'],
-		[200, { resumed: false, reason: 'neither word; reminded' }, 'taken'],
-		[200, { resumed: false, reason: 'neither word; no reminders left' }, 'taken'],
-		[200, { resumed: false, reason: 'not a hand-over of this wait' }, 'waitEnded'],
-		[200, { resumed: false, reason: 'replies to another question' }, 'waitEnded'],
+		[200, { answer: 'resumed', waitId: 'a' }, 'taken'],
+		[200, { answer: 'kept', why: 'reminded' }, 'taken'],
+		[200, { answer: 'kept', why: 'noRemindersLeft' }, 'taken'],
+		[200, { answer: 'refused', why: 'notThisWait' }, 'waitEnded'],
+		[200, { answer: 'refused', why: 'otherQuestion' }, 'waitEnded'],
+		[200, { answer: 'refused', why: 'noReplies' }, 'waitEnded'],
+		// JSON that is no answer of our node: nothing took the reply.
+		[200, { resumed: true }, 'waitEnded'],
 		// n8n's page for a finished execution, or one waiting at another node: maybe this reply's own earlier hand-over finished it.
 		[200, '<html>No action required</html>', 'taken'],
 		[409, { code: 409, message: 'The execution "12" is running already.' }, 'notWaitingYet'],

@@ -30,7 +30,7 @@ async function newHost(parameters, apiKey = sandbox.key) {
 			let nodeType;
 			// One n8n process: the node and its lifecycle module from one module registry.
 			jest.isolateModules(() => {
-				require('../../nodes/OmnichannelTrigger/lifecycle').setRetireGrace(GRACE_MS);
+				require('../../nodes/OmnichannelTrigger/registration/lifecycle').setRetireGrace(GRACE_MS);
 				nodeType = new (require('../../nodes/OmnichannelTrigger/OmnichannelTrigger.node').OmnichannelTrigger)();
 			});
 			return nodeType;

@@ -1,5 +1,5 @@
 'use strict';
-// Step Aside While a Person Answers in published workflows of a running n8n
+// Step Aside for a Person in published workflows of a running n8n
 // (regular mode). A person of the workspace writes: the next three customer
 // messages get no bot answer, and after the period the bot answers again;
 // the bot's own answers (the package's default key) do not make it step
@@ -36,7 +36,7 @@ const QUIET_PERIOD_MS = 3000;
 
 const time = (message) => Date.parse(message.created_at);
 
-describe('Step Aside While a Person Answers in a published n8n workflow', () => {
+describe('Step Aside for a Person in a published n8n workflow', () => {
 	let ctx;
 	let talk;
 	const counts = {};
@@ -146,7 +146,7 @@ describe('Step Aside While a Person Answers in a published n8n workflow', () => 
 		);
 		const failed = status.triggers.filter((trigger) => trigger.status === 'failed');
 		counts.invalidPeriodPublication = { status: status.status, triggers: status.triggers };
-		expect(failed).toEqual([expect.objectContaining({ errorMessage: expect.stringMatching(/'Step Aside While a Person Answers' needs a positive number of minutes/) })]);
+		expect(failed).toEqual([expect.objectContaining({ errorMessage: expect.stringMatching(/'Step Aside for a Person' needs a positive number of minutes/) })]);
 		expect((await ctx.client.listAll('/webhooks')).length).toBe(hooksBefore);
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * Step Aside While a Person Answers, through the trigger host against the
+ * Step Aside for a Person, through the trigger host against the
  * sandbox: a person's message holds the bot back for the period (counted on
  * the service's clock), this package's own sends and System do not, the
  * bot answers again after the period, a person writing during a burst's
@@ -155,7 +155,7 @@ describe('validation before any request', () => {
 		const world = await newWorld(sandbox);
 		const host = newHost(world, parameters({ stepAsideMinutes: value }));
 		await host.listen();
-		await expect(host.activate()).rejects.toThrow(/'Step Aside While a Person Answers' needs a positive number of minutes/);
+		await expect(host.activate()).rejects.toThrow(/'Step Aside for a Person' needs a positive number of minutes/);
 		expect((await api(sandbox, 'GET', '/webhooks', undefined, world.key)).data).toEqual([]);
 	});
 
@@ -166,7 +166,7 @@ describe('validation before any request', () => {
 		await control(sandbox, 'DELETE', '/stats');
 		await inbound(sandbox, world, 'hello');
 		await settled(host, 1);
-		expect(host.failedExecutions[0].error).toMatch(/'Step Aside While a Person Answers' needs a positive number of minutes/);
+		expect(host.failedExecutions[0].error).toMatch(/'Step Aside for a Person' needs a positive number of minutes/);
 		expect(host.executions).toEqual([]);
 		expect((await stats(sandbox)).by_route['GET /messages'] ?? 0).toBe(0);
 	});

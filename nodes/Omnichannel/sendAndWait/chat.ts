@@ -5,26 +5,28 @@ import {
 	answerOf,
 	chatResumeParameters,
 	chatResumeUrl,
+	executionOf,
 	HAND_OVER_SIGNATURE_HEADER,
 	handOverSignatureValid,
+	isOmnichannelTrigger,
 	MAX_CLIENT_REQUEST_ID,
+	olderOpenWaits,
+	receivesNewMessages,
 	repromptKey,
 	sealCarrier,
+	supersedeOlderWaits,
 	wordHash,
 	workflowTag,
 } from '../../shared/chatWait';
-import type { ChatWait, HandOver } from '../../shared/chatWait';
-import { executionOf, olderOpenWaits, supersedeOlderWaits } from '../../shared/chatHandOver';
+import type { ChatWait, HandOver, HandOverAnswer } from '../../shared/chatWait';
 import { readRecentMessages } from '../../shared/conversation';
 import { simplifyRecord } from '../../shared/simplifiedRecords';
 import { apiRequest, credentialChatWaitKey } from '../../shared/transport';
 import type { PendingJson, ResponseRequest } from './request';
 
-const TRIGGER_TYPE_SUFFIX = '.omnichannelTrigger';
-
 /**
  * Replies reach a waiting execution through the Omnichannel Trigger that
- * started the workflow (shared/chatWait.ts), so it must be upstream, enabled,
+ * started the workflow (shared/chatWait), so it must be upstream, enabled,
  * subscribed to new messages and, for replies to arrive, published. Checked
  * before anything is sent.
  */
@@ -32,20 +34,14 @@ export function checkChatRoute(context: IExecuteFunctions, itemIndex: number): v
 	const fail = (message: string, description: string) => {
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	};
-	const triggers = context
-		.getParentNodes(context.getNode().name, { includeNodeParameters: true })
-		.filter((node) => node.type.endsWith(TRIGGER_TYPE_SUFFIX) && !node.disabled);
+	const triggers = context.getParentNodes(context.getNode().name, { includeNodeParameters: true }).filter(isOmnichannelTrigger);
 	if (triggers.length === 0) {
 		fail(
 			'Answers in the chat need an Omnichannel Trigger at the start of this workflow',
 			'Replies reach the waiting execution through the Omnichannel Trigger that started it. Start the workflow with an Omnichannel Trigger (Trigger On: Message Created), or let the answer be given by link (Response Type: Approval with Answer In: Links, Free Text or Custom Form).',
 		);
 	}
-	const listens = triggers.some((node) => {
-		const events = (node.parameters as IDataObject | undefined)?.events;
-		return !Array.isArray(events) || (events as unknown[]).some((event) => event === 'message.created' || event === '*');
-	});
-	if (!listens) {
+	if (!triggers.some((node) => receivesNewMessages(node.parameters))) {
 		fail(
 			'The Omnichannel Trigger of this workflow does not receive new messages',
 			"Add 'Message Created' to the trigger's Trigger On: replies in the chat reach the waiting execution through it.",
@@ -103,7 +99,7 @@ const SUPERSEDE_BUDGET_MS = 20_000;
 
 /**
  * A newer question ends the older open waits of this workflow in the
- * conversation (shared/chatHandOver.ts). Read once the question exists, so
+ * conversation (shared/chatWait, supersede.ts). Read once the question exists, so
  * of two executions asking at the same moment the newer sees the older. A
  * wait it cannot end is logged; the question stands either way.
  */
@@ -131,10 +127,14 @@ function repromptText(request: ResponseRequest): string {
 		: `Please reply ${chat?.approveWord} to approve.`;
 }
 
-export type ChatOutcome =
+/** What the wait does with a hand-over: resume with the answer or as superseded, or answer the trigger without resuming. */
+export type HandOverTake =
 	| { resume: true; data: IDataObject; reply: IDataObject }
 	| { resume: true; supersededBy: string }
-	| { resume: false; reason: string };
+	| { resume: false; answer: Exclude<HandOverAnswer, { answer: 'resumed' }> };
+
+const refused = (why: 'notThisWait' | 'otherQuestion' | 'noReplies'): HandOverTake => ({ resume: false, answer: { answer: 'refused', why } });
+const kept = (why: 'reminded' | 'noRemindersLeft'): HandOverTake => ({ resume: false, answer: { answer: 'kept', why } });
 
 /**
  * A reply handed over by the trigger. The trigger checked that the replies
@@ -143,19 +143,19 @@ export type ChatOutcome =
  * answers with the first reply that is one of the words; a reply that is
  * neither gets a reminder, at most `reprompts` times, and never decides.
  */
-export async function handOverOutcome(context: IWebhookFunctions, pending: PendingJson): Promise<ChatOutcome> {
+export async function takeHandOver(context: IWebhookFunctions, pending: PendingJson): Promise<HandOverTake> {
 	const { request } = pending;
 	const raw = (context.getRequestObject() as { rawBody?: Buffer }).rawBody;
 	const body = Buffer.isBuffer(raw) ? raw.toString('utf8') : JSON.stringify(context.getBodyData());
 	const key = await credentialChatWaitKey(context);
 	if (!request.chat || !handOverSignatureValid(key, body, context.getHeaderData()[HAND_OVER_SIGNATURE_HEADER])) {
-		return { resume: false, reason: 'not a hand-over of this wait' };
+		return refused('notThisWait');
 	}
 	const handOver = JSON.parse(body) as HandOver;
-	if (handOver.questionId !== pending.messageId) return { resume: false, reason: 'replies to another question' };
+	if (handOver.questionId !== pending.messageId) return refused('otherQuestion');
 	// No reply can reach this wait any more: it ends, and says why.
 	if (typeof handOver.supersededBy === 'string') return { resume: true, supersededBy: handOver.supersededBy };
-	if (!Array.isArray(handOver.replies) || handOver.replies.length === 0) return { resume: false, reason: 'no replies' };
+	if (!Array.isArray(handOver.replies) || handOver.replies.length === 0) return refused('noReplies');
 	const output = (reply: IDataObject) => (request.chat?.simplify ? simplifyRecord(reply, 'message') : reply);
 	if (request.responseType === 'chatReply') {
 		const reply = handOver.replies[0];
@@ -169,7 +169,7 @@ export async function handOverOutcome(context: IWebhookFunctions, pending: Pendi
 		unclear++;
 	}
 	const latest = handOver.replies[handOver.replies.length - 1];
-	if (unclear > request.chat.reprompts) return { resume: false, reason: 'neither word; no reminders left' };
+	if (unclear > request.chat.reprompts) return kept('noRemindersLeft');
 	await apiRequest.call(context, 'POST', '/messages/text', {
 		body: {
 			conversation_id: pending.conversationId,
@@ -179,5 +179,5 @@ export async function handOverOutcome(context: IWebhookFunctions, pending: Pendi
 		},
 		idempotent: true,
 	});
-	return { resume: false, reason: 'neither word; reminded' };
+	return kept('reminded');
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { normaliseAnswer, REPLY_PARTIES } from '../../shared/chatWait';
+import { ANSWER_IN, answersInChatWith, normaliseAnswer, REPLY_PARTIES } from '../../shared/chatWait';
 import type { ItemValidator } from '../helpers/validation';
 import { FIELD_TYPES, RESPONSE_TYPES } from './request';
 import type { ChatAnswer, FormField, ResponseRequest, ResponseType } from './request';
@@ -9,7 +9,6 @@ const MAX_LABEL_LENGTH = 100;
 const MAX_FIELDS = 50;
 const MAX_WORD_LENGTH = 50;
 const MAX_REPROMPTS = 10;
-const ANSWER_IN = ['links', 'chat', 'both'] as const;
 
 export const DEFAULT_TITLE = 'Your answer is requested';
 export const DEFAULT_BUTTON_LABEL = 'Send';
@@ -119,7 +118,7 @@ export function readResponseRequest(
 		if (double) request.declineLabel = label(validator, 'Decline Button Label', approval.declineLabel, 'Decline');
 		const answerIn = validator.oneOf('Answer In', approval.answerIn ?? 'links', ANSWER_IN);
 		request.links = answerIn !== 'chat';
-		if (answerIn !== 'links') request.chat = readChatAnswer(context, validator, approval, double);
+		if (answersInChatWith(answerIn)) request.chat = readChatAnswer(context, validator, approval, double);
 	}
 	if (responseType === 'chatReply') request.chat = readChatAnswer(context, validator);
 	if (responseType === 'customForm') {

@@ -11,7 +11,8 @@ import {
 	notRecordedPage,
 	recordedPage,
 } from './pages';
-import { handOverOutcome } from './chat';
+import { takeHandOver } from './chat';
+import type { HandOverAnswer } from '../../shared/chatWait';
 import { answerOutput, asPending } from './request';
 import type { PendingJson } from './request';
 import { readSubmission } from './submission';
@@ -100,20 +101,20 @@ function resume(context: IWebhookFunctions, pending: PendingJson, data: IDataObj
 }
 
 /**
- * A chat reply handed over by the Omnichannel Trigger. The trigger reads the
- * answer: `resumed: true` comes only with the resume, which n8n sends after
- * it has resumed the execution, so a hand-over that lost to another answer
- * never hears it.
+ * A hand-over (shared/chatWait, handOver.ts): its typed answer. `resumed`
+ * comes only with the resume, which n8n sends after it has resumed the
+ * execution, so a hand-over that lost to another answer never hears it.
  */
 async function handOver(context: IWebhookFunctions, pending: PendingJson): Promise<IWebhookResponseData> {
-	const outcome = await handOverOutcome(context, pending);
-	if (!outcome.resume) {
-		context.getResponseObject().status(200).json({ resumed: false, reason: outcome.reason });
+	const take = await takeHandOver(context, pending);
+	if (!take.resume) {
+		context.getResponseObject().status(200).json(take.answer);
 		return { noWebhookResponse: true };
 	}
 	// A superseded wait ends as its limit would end it (timedOut: no answer came), naming the newer question.
-	const json = 'supersededBy' in outcome ? { ...pending, supersededBy: outcome.supersededBy } : answerOutput(pending, outcome.data, new Date(), outcome.reply);
-	return { webhookResponse: { resumed: true, waitId: pending.request.waitId }, workflowData: [[{ json }]] };
+	const json = 'supersededBy' in take ? { ...pending, supersededBy: take.supersededBy } : answerOutput(pending, take.data, new Date(), take.reply);
+	const resumed: HandOverAnswer = { answer: 'resumed', waitId: pending.request.waitId };
+	return { webhookResponse: resumed, workflowData: [[{ json }]] };
 }
 
 function single(value: unknown): unknown {

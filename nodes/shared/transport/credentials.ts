@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
-import { chatWaitKey } from '../chatWait';
+import { chatWaitKey } from '../chatWait/carrier';
 import type { OmnichannelContext } from './types';
 
 export const CREDENTIAL_TYPE = 'omnichannelApi';
@@ -69,7 +69,7 @@ export function checkCredentials(
 }
 
 interface ContextCredentials extends OmnichannelCredentials {
-	/** The key that seals and signs chat waits (shared/chatWait.ts), derived from the API key. */
+	/** The key that seals and signs chat waits (shared/chatWait), derived from the API key. */
 	chatWaitKey: Buffer;
 }
 
@@ -96,7 +96,7 @@ export async function contextCredentials(context: OmnichannelContext, itemIndex?
 	return await readCredentials(context, itemIndex);
 }
 
-/** The key that seals and signs chat waits (shared/chatWait.ts), derived from the credential's API key. */
+/** The key that seals and signs chat waits (shared/chatWait), derived from the credential's API key. */
 export async function credentialChatWaitKey(context: OmnichannelContext): Promise<Buffer> {
 	return (await readCredentials(context)).chatWaitKey;
 }

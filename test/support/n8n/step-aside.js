@@ -1,5 +1,5 @@
 'use strict';
-// Step Aside While a Person Answers in a real n8n, shared by the
+// Step Aside for a Person in a real n8n, shared by the
 // regular-mode and the queue-mode files: a workflow (the trigger with the
 // option on one channel type, then a Send Text "bot: <text>" into the
 // conversation, so the bot's answers are visible there), a person of the
@@ -14,7 +14,7 @@ const BOT_PREFIX = 'bot: ';
 /** Twelve seconds: short enough to wait out, long enough for the messages a scenario writes within it. */
 const MINUTES = 0.2;
 const PERIOD_MS = MINUTES * 60_000;
-/** The trigger's hint when it steps aside (nodes/OmnichannelTrigger/stepAside.ts). */
+/** The trigger's hint when it steps aside (nodes/OmnichannelTrigger/step/stepAside.ts). */
 const STEPS_ASIDE = /^Message (msg_\w+): a person of the workspace \(usr_\w+\) wrote in this conversation at \S+, so the workflow steps aside until \S+\./;
 
 /** The trigger with Step Aside (and Answer a Burst Once when `quietSeconds` is given), on `channel` only. */

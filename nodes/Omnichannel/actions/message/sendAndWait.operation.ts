@@ -5,6 +5,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readSendFields, sendCall } from '../../helpers/send';
 import { ItemValidator } from '../../helpers/validation';
 import { readWaitLimit, WAIT_INDEFINITELY } from '../../sendAndWait/limit';
+import { SEND_AND_WAIT_OPERATION } from '../../../shared/chatWait';
 import { carrierFor, checkChatRoute, endOlderWaits } from '../../sendAndWait/chat';
 import { chatInstruction, linkParameters, linksLength, messageText } from '../../sendAndWait/message';
 import type { ResponseLink } from '../../sendAndWait/message';
@@ -13,12 +14,7 @@ import { pendingJson } from '../../sendAndWait/request';
 import { MAX_TEXT_LENGTH, sendAndWaitProperties } from '../../sendAndWait/description';
 import type { OperationExecute } from '../../helpers/operation';
 
-/**
- * n8n checks the HMAC of a waiting node's links only when the node's
- * `operation` parameter is exactly this (n8n-workflow's SEND_AND_WAIT_OPERATION,
- * spelled out so older n8n versions without the export still load the node).
- */
-export const SEND_AND_WAIT_OPERATION = 'sendAndWait';
+export { SEND_AND_WAIT_OPERATION };
 
 /** One message, one wait: n8n resumes a node once, so only the first input item is sent (as n8n's own Send and Wait). */
 export const firstItemOnly = true;

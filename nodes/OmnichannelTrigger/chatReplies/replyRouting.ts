@@ -1,20 +1,18 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { executionOf, handOver } from '../shared/chatHandOver';
-import type { HandOverOutcome } from '../shared/chatHandOver';
-import { isFromParty, openCarrier, settlesWait, workflowTag } from '../shared/chatWait';
-import type { ChatWait, HandOver } from '../shared/chatWait';
-import { BoundedMap } from '../shared/boundedMap';
-import { readRecentMessages, timeOf } from '../shared/conversation';
-import { isOwnSend } from '../shared/messageAuthors';
-import { onChannelTypes } from '../shared/messageFilters';
-import { credentialChatWaitKey } from '../shared/transport';
-import type { ServiceEvent } from './delivery';
-import { eventFilters } from './parameters';
+import { executionOf, handOver, isFromParty, openCarrier, settlesWait, waitsInChat, workflowTag } from '../../shared/chatWait';
+import type { ChatWait, HandOver, HandOverOutcome } from '../../shared/chatWait';
+import { BoundedMap } from '../../shared/boundedMap';
+import { readRecentMessages, timeOf } from '../../shared/conversation';
+import { isOwnSend } from '../../shared/messageAuthors';
+import { onChannelTypes } from '../../shared/messageFilters';
+import { credentialChatWaitKey } from '../../shared/transport';
+import type { TriggerEvent } from '../../shared/triggerItem';
+import { eventFilters } from '../parameters';
 
 /**
- * A chat reply to a waiting Send and Wait (shared/chatWait.ts explains the
+ * A chat reply to a waiting Send and Wait (shared/chatWait explains the
  * carrier). This trigger sees every message of the conversation; when one is
  * the answer of a wait of this workflow, it hands the reply to the waiting
  * execution instead of starting a run, so one inbound message costs one read
@@ -25,13 +23,7 @@ import { eventFilters } from './parameters';
 /** Whether a node of this workflow after the trigger waits for answers in the chat (n8n versions without getChildNodes have none). */
 function workflowWaitsInChat(context: IWebhookFunctions): boolean {
 	if (typeof context.getChildNodes !== 'function') return false;
-	return context.getChildNodes(context.getNode().name, { includeNodeParameters: true }).some((node) => {
-		const parameters = (node.parameters ?? {}) as IDataObject;
-		if (node.disabled || !node.type.endsWith('.omnichannel') || parameters.operation !== 'sendAndWait') return false;
-		if (parameters.responseType === 'chatReply') return true;
-		const approval = (parameters.approvalOptions as IDataObject | undefined)?.values as IDataObject | undefined;
-		return (parameters.responseType ?? 'approval') === 'approval' && (approval?.answerIn ?? 'links') !== 'links';
-	});
+	return context.getChildNodes(context.getNode().name, { includeNodeParameters: true }).some(waitsInChat);
 }
 
 interface Answer {
@@ -47,7 +39,7 @@ interface Answer {
  * may be listed either side of it (docs/api-assumptions.md, "Lists and
  * pagination"). `messages` are the conversation's newest, newest first.
  */
-export function answeredWait(key: Buffer, workflow: string, event: ServiceEvent, messages: IDataObject[], now: number): Answer | undefined {
+export function answeredWait(key: Buffer, workflow: string, event: TriggerEvent, messages: IDataObject[], now: number): Answer | undefined {
 	const message = messages.find((one) => one.id === event.data.id) ?? event.data;
 	const sentAt = timeOf(message);
 	let question: IDataObject | undefined;
@@ -87,7 +79,7 @@ const handedOver = new BoundedMap<string, string>(10_000);
  *   any message;
  * - `taken`: a wait took it (`execution`); no other execution starts for
  *   it. A copy reaching this process later is taken from process memory, one
- *   reaching n8n after the wait finished gets n8n's finished page (handOver.ts);
+ *   reaching n8n after the wait finished gets n8n's finished page (shared/chatWait);
  * - `retryLater`: it may still answer a wait that cannot take it now: 503,
  *   the sender delivers again.
  */
@@ -104,13 +96,13 @@ export const ROUTING_GIVES_UP_AFTER_MS = 30 * 60 * 1000;
 const AS_USUAL: ReplyRoute = { route: 'asUsual' };
 
 /** Whether the sender will still deliver this event again after a 503. */
-function senderStillRetries(event: ServiceEvent, now: number): boolean {
+function senderStillRetries(event: TriggerEvent, now: number): boolean {
 	const createdAt = Date.parse(String(event.created_at ?? ''));
 	return Number.isNaN(createdAt) || now - createdAt < ROUTING_GIVES_UP_AFTER_MS;
 }
 
 /** The one mapping of a hand-over's outcome to what the delivery does. */
-function routeOf(outcome: HandOverOutcome, wait: ChatWait, event: ServiceEvent, now: number): ReplyRoute {
+function routeOf(outcome: HandOverOutcome, wait: ChatWait, event: TriggerEvent, now: number): ReplyRoute {
 	if (outcome === 'taken') return { route: 'taken', execution: executionOf(wait) };
 	if (outcome === 'waitEnded' || !senderStillRetries(event, now)) return AS_USUAL;
 	return {
@@ -129,7 +121,7 @@ const warnedCannotRead = new BoundedMap<string, true>(1_000);
  * to fix. Anything else (5xx, timeout, the delivery's deadline) is retried by
  * the sender while it still retries.
  */
-function readFailed(context: IWebhookFunctions, event: ServiceEvent, error: unknown, now: number): ReplyRoute {
+function readFailed(context: IWebhookFunctions, event: TriggerEvent, error: unknown, now: number): ReplyRoute {
 	const status = Number((error as { httpCode?: unknown }).httpCode);
 	const where = `Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''}`;
 	const permanent = status >= 400 && status < 500 && status !== 408 && status !== 429;
@@ -146,7 +138,7 @@ function readFailed(context: IWebhookFunctions, event: ServiceEvent, error: unkn
 }
 
 /** The conversation's newest messages, or how the delivery goes on without them. */
-async function readConversation(context: IWebhookFunctions, event: ServiceEvent, deadline: number): Promise<IDataObject[] | ReplyRoute> {
+async function readConversation(context: IWebhookFunctions, event: TriggerEvent, deadline: number): Promise<IDataObject[] | ReplyRoute> {
 	try {
 		return await readRecentMessages(context, String(event.data.conversation_id), { deadline });
 	} catch (error) {
@@ -160,7 +152,7 @@ async function readConversation(context: IWebhookFunctions, event: ServiceEvent,
  * replies cannot be routed: undefined, logged once per trigger. A read that
  * failed otherwise (n8n's database busy or down) is retried by the sender.
  */
-async function chatWaitKeyOf(context: IWebhookFunctions, event: ServiceEvent): Promise<Buffer | ReplyRoute> {
+async function chatWaitKeyOf(context: IWebhookFunctions, event: TriggerEvent): Promise<Buffer | ReplyRoute> {
 	const where = `Omnichannel Trigger "${context.getNode().name}" of workflow ${context.getWorkflow().id ?? ''}`;
 	const cannotRoute = (why: string): ReplyRoute => {
 		if (!warnedCannotRead.get(`${where}|key`)) {
@@ -190,7 +182,7 @@ async function chatWaitKeyOf(context: IWebhookFunctions, event: ServiceEvent): P
  * and filters (an agent's reply counts even where the trigger passes on only
  * customers' messages). Every call it makes ends by `deadline`.
  */
-export async function routeChatReply(context: IWebhookFunctions, event: ServiceEvent, deadline: number): Promise<ReplyRoute> {
+export async function routeChatReply(context: IWebhookFunctions, event: TriggerEvent, deadline: number): Promise<ReplyRoute> {
 	const message = event.data;
 	if (event.type !== 'message.created' || !message || typeof message.conversation_id !== 'string') return AS_USUAL;
 	// This package's sends never answer a wait; the node that asks a question ends the older waits itself.

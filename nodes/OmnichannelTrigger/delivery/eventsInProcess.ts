@@ -1,52 +1,22 @@
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
-import { BoundedMap } from '../shared/boundedMap';
+import { BoundedMap } from '../../shared/boundedMap';
 
 /**
- * Process memory, per trigger: the event ids this n8n process has started
- * an execution for. The first line of exactly-once, and a cheap one; the
- * event ledger in n8n's database (eventsInDatabase.ts) decides what this memory
- * cannot know (a copy that reached another process, a restart).
- *
- * An id goes through two states:
- * - "starting": a delivery asked n8n to start an execution, which n8n may
- *   still fail to create (a database or Redis blip answers 500). A copy
- *   arriving meanwhile (the sender's copies can arrive at the same moment)
- *   waits for that outcome (admitCopy): answered 2xx "duplicate" once the
- *   execution exists, or it starts the execution itself if the first could
- *   not. Only when the outcome cannot be known within the copy's own
- *   deadline (the first's connection dropped before n8n answered it, or
- *   n8n is slow to answer it) is the copy answered 409, to
- *   be retried by the sender. The state lapses after STARTING_MS, so a
- *   delivery whose outcome never became known is started again by the
- *   sender's next retry (5 s later at the earliest).
- * - "started": the execution exists: a later copy is answered 2xx
- *   "duplicate" and starts nothing. This process learns it in two ways,
- *   whichever comes first: n8n answers the delivery that started it with a
- *   2xx (for a webhook answered "on received", n8n creates the execution, and
- *   in queue mode queues it, before it answers: webhook-helpers.js), or the
- *   execution's first step runs here (regular mode). A copy reaching another
- *   process starts an execution there, and the ledger lets only the first run
- *   downstream.
+ * Process memory, per trigger: the event ids this process is starting
+ * ("starting") or started ("started") an execution for, so that copies
+ * arriving together start one (docs/development/trigger-internals.md, "Event
+ * ids in process memory"; the sizes below are explained there).
  */
 
 /** Longer than n8n takes to create an execution; shorter than the sender's first retry (5 s). */
 export const STARTING_MS = 4_000;
-/**
- * The sender retries after 5 s, 30 s, 2 min, 10 min, 30 min and 1 h: about
- * 1 h 43 min from the first attempt (docs/api-assumptions.md, "Webhook
- * deliveries"). Started ids are kept a little longer.
- */
+/** A little longer than the sender's retries last (1 h 43 min). */
 export const RETENTION_MS = 2 * 60 * 60 * 1000;
-/**
- * Ids kept per trigger: the whole retry schedule at a sustained 5 events/s
- * (6,180 s × 5 = 30,900) with room to spare. About 100 bytes each.
- */
 export const IDS_PER_TRIGGER = 40_000;
-/** Triggers tracked per process; the least recently used one is forgotten first. */
 const MAX_TRIGGERS = 64;
-/** 96 bits of the id's SHA-256: two ids look alike with odds of about 1 in 10^19 among 40,000. */
+/** 96 bits of the id's SHA-256. */
 const FINGERPRINT_CHARS = 16;
 
 /** What became of a start: the execution exists, n8n could not create it, or nobody can tell. */

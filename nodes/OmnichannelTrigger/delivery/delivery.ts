@@ -2,28 +2,21 @@ import type { KeyObject } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { admitCopy } from './eventsInProcess';
-import { isSubscribed, normaliseEvents } from './events';
+import { isSubscribed, normaliseEvents } from '../registration/events';
 import { passesFilters } from './filters';
 import { DELIVERY_BUDGET_MS } from './deliveryBudget';
 import { holdForQuiet, QUIET_WAITED_KEY } from './quietHold';
 import type { HoldOutcome } from './quietHold';
-import { quietSecondsOf } from './burst';
-import { customerMessageOf } from './customerMessage';
-import { routeChatReply } from './replyRouting';
-import { eventFilters, manualSigningSecret, usesManualRegistration } from './parameters';
+import { quietSecondsOf } from '../step/burst';
+import { customerMessageOf } from '../step/customerMessage';
+import { routeChatReply } from '../chatReplies/replyRouting';
+import type { TriggerEvent } from '../../shared/triggerItem';
+import { eventFilters, manualSigningSecret, usesManualRegistration } from '../parameters';
 import { checkSignature, clockSkewWarning, hmacKeyOfSecret } from './signature';
 import type { SignedDelivery } from './signature';
-import { currentWebhook, kindOf, triggerKey } from './registrationInStaticData';
-import type { WebhookKind } from './registrationInStaticData';
+import { currentWebhook, kindOf, triggerKey } from '../registration/registrationInStaticData';
+import type { WebhookKind } from '../registration/registrationInStaticData';
 
-/**
- * The body of every delivery (docs/api-assumptions.md, "Webhook deliveries").
- */
-export interface ServiceEvent extends IDataObject {
-	id: string;
-	type: string;
-	data: IDataObject;
-}
 
 
 /**
@@ -43,7 +36,7 @@ function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'part of a b
 }
 
 /** Why the trigger passes an event on to nobody, if it does. */
-function unwanted(context: IWebhookFunctions, event: ServiceEvent): 'not subscribed' | 'filtered' | undefined {
+function unwanted(context: IWebhookFunctions, event: TriggerEvent): 'not subscribed' | 'filtered' | undefined {
 	const subscription = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
 	if (!isSubscribed(subscription, event.type)) return 'not subscribed';
 	if (!passesFilters(event.type, event.data, eventFilters(context))) return 'filtered';
@@ -67,14 +60,14 @@ async function signedBytes(context: IWebhookFunctions): Promise<Buffer> {
 	return Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.alloc(0);
 }
 
-function parseEvent(rawBody: Buffer): ServiceEvent | undefined {
+function parseEvent(rawBody: Buffer): TriggerEvent | undefined {
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		return undefined;
 	}
-	const event = parsed as ServiceEvent | null;
+	const event = parsed as TriggerEvent | null;
 	if (event === null || typeof event !== 'object' || Array.isArray(event)) return undefined;
 	if (typeof event.type !== 'string' || typeof event.id !== 'string') return undefined;
 	return event;
@@ -99,7 +92,7 @@ function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): st
 }
 
 /** Answer a Burst Once's hold of a customer's message (quietHold.ts); undefined for every other event, or without the option. */
-async function holdBurstMessage(context: IWebhookFunctions, trigger: string, event: ServiceEvent, deadline: number): Promise<HoldOutcome | undefined> {
+async function holdBurstMessage(context: IWebhookFunctions, trigger: string, event: TriggerEvent, deadline: number): Promise<HoldOutcome | undefined> {
 	const message = customerMessageOf(event);
 	if (!message) return undefined;
 	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') return undefined;
@@ -114,7 +107,7 @@ async function holdBurstMessage(context: IWebhookFunctions, trigger: string, eve
 }
 
 /** The delivery's event once its signature, timestamp and body are checked, or the refusal (401, 400). */
-async function verifiedEvent(context: IWebhookFunctions, key: KeyObject, trigger: string): Promise<{ event: ServiceEvent } | IWebhookResponseData> {
+async function verifiedEvent(context: IWebhookFunctions, key: KeyObject, trigger: string): Promise<{ event: TriggerEvent } | IWebhookResponseData> {
 	const delivery: SignedDelivery = {
 		id: header(context, 'x-service-webhook-id'),
 		timestamp: header(context, 'x-service-webhook-timestamp'),

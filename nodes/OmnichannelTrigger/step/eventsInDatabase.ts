@@ -1,25 +1,14 @@
 import { sleep } from 'n8n-workflow';
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
-import { acquireLock, LOCK_TIMING } from '../shared/databaseLock';
-import type { HeldLock, LockTiming } from '../shared/databaseLock';
+import { acquireLock, LOCK_TIMING } from '../../shared/databaseLock';
+import type { HeldLock, LockTiming } from '../../shared/databaseLock';
 
 /**
- * The event ledger, in n8n's database: the ids of the events that started a
- * downstream run, kept with n8n's own de-duplication helpers and checked as
- * the first step of every execution the trigger starts. It is what survives a
- * restart and what every n8n process shares: in queue mode a worker starts an
- * execution with empty static data, and what a webhook run writes to static
- * data is dropped when it starts an execution (see docs/trigger.md, Queue
- * mode).
- *
- * n8n's helpers read a row, compute in JavaScript and write the row back,
- * with no transaction: two executions checking at once could both pass, and
- * one could drop the other's id. So every check runs under a lock:
- * - between the executions of this process, one check at a time per trigger
- *   node, with the ids that arrive meanwhile checked together next;
- * - between processes, the lock of databaseLock.ts, kept across the batches
- *   of one busy spell (DrainLock).
+ * The event ledger in n8n's database: the ids that started a downstream run,
+ * checked under a lock, one batch at a time per trigger node (n8n's helpers
+ * read and write the whole row without a transaction). The design and its
+ * timing: docs/development/trigger-internals.md, "The event ledger and its lock".
  */
 
 /** The window: the newest ids, in the node's own row (scope "node"). */
@@ -27,11 +16,7 @@ export const LEDGER_ENTRIES = 40_000;
 const WINDOW: ICheckProcessedOptions = { mode: 'entries', maxEntries: LEDGER_ENTRIES };
 /** A busy process that gives its lock back waits this long before it tries for it again. */
 const HAND_OVER_MS = 50;
-/**
- * How long a process keeps an idle lock for the next execution's check: at
- * 20 deliveries/s one arrives every 50 ms. Checked every LINGER_SLICE_MS, so
- * a check arriving meanwhile waits no longer than that.
- */
+/** How long a process keeps an idle lock for the next execution's check. */
 const LINGER_MS = 100;
 const LINGER_SLICE_MS = 5;
 /** A batch whose lock was taken over before its window write is checked again, at most this often. */
@@ -45,14 +30,7 @@ export function setLockTiming(timing: LockTiming): void {
 	lockTiming = timing;
 }
 
-/**
- * How long a drain keeps the lock before it gives it back: LockTiming.holdMs
- * (LOCK_TIMING's when a test's timing sets none), and longer when n8n's
- * database is slow, so that taking and giving back the lock (four calls)
- * stays a small part of the time it is held: HOLD_PER_TAKE times what taking
- * it cost, up to MAX_HOLD_MS. Measured in a busy n8n on SQLite, one call took
- * up to 3 s, and every batch then paid for taking and giving back the lock.
- */
+/** How long a drain keeps the lock: longer on a slow database, so that taking and giving it back stays a small part of the time held. */
 const HOLD_PER_TAKE = 5;
 const MAX_HOLD_MS = 10_000;
 const holdMsFor = (lock: HeldLock): number =>

@@ -1,5 +1,5 @@
 /**
- * "Step Aside While a Person Answers": while a person of the workspace has
+ * "Step Aside for a Person": while a person of the workspace has
  * written in the conversation within the chosen period before a customer's
  * message (or after it, during a burst's quiet period), the customer's
  * message does not continue the workflow; the execution says so in a hint.
@@ -10,21 +10,21 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-import { timeOf } from '../shared/conversation';
-import type { ConversationMessage } from '../shared/conversation';
-import { messageAuthor } from '../shared/messageAuthors';
+import { timeOf } from '../../shared/conversation';
+import type { ConversationMessage } from '../../shared/conversation';
+import { messageAuthor } from '../../shared/messageAuthors';
 
 /** A week: longer hand-overs are a conversation's status, not a pause. */
 export const MAX_STEP_ASIDE_MINUTES = 7 * 24 * 60;
 
 export const stepAsideOption: INodeProperties = {
-	displayName: 'Step Aside While a Person Answers (Minutes)',
+	displayName: 'Step Aside for a Person',
 	name: 'stepAsideMinutes',
 	type: 'number',
 	default: 15,
 	typeOptions: { minValue: 0.1, maxValue: MAX_STEP_ASIDE_MINUTES, numberPrecision: 1 },
 	description:
-		"For bots in a shared inbox: while a person of the workspace has written in the conversation within this many minutes, customer messages do not continue the workflow (the execution ends with a hint saying who answered and when the bot answers again). System messages and n8n's own sends don't count. Needs the Omnichannel API credential (messages:read).",
+		"The period, in minutes. For bots in a shared inbox: while a person of the workspace has written in the conversation within this many minutes, customer messages do not continue the workflow (the execution ends with a hint saying who answered and when the bot answers again). System messages and n8n's own sends don't count. Needs the Omnichannel API credential (messages:read).",
 	hint: 'The conversation is read once per customer message; with Answer a Burst Once, the same read serves both.',
 };
 
@@ -33,7 +33,7 @@ export function stepAsideMinutesOf(node: INode, options: IDataObject, itemIndex?
 	const value = options.stepAsideMinutes;
 	if (value === undefined) return undefined;
 	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_STEP_ASIDE_MINUTES) {
-		throw new NodeOperationError(node, `'Step Aside While a Person Answers' needs a positive number of minutes, at most ${MAX_STEP_ASIDE_MINUTES}`, {
+		throw new NodeOperationError(node, `'Step Aside for a Person' needs a positive number of minutes, at most ${MAX_STEP_ASIDE_MINUTES}`, {
 			itemIndex,
 			description: `The option's value is ${JSON.stringify(value)}. Set it to a number of minutes above 0 and at most ${MAX_STEP_ASIDE_MINUTES}.`,
 		});

@@ -1,8 +1,6 @@
-/**
- * "*" subscribes to every event, including kinds added later
- * (docs/api-assumptions.md, "Webhook management").
- */
-export const ALL_EVENTS = '*';
+import { ALL_EVENTS } from '../../shared/chatWait';
+
+export { ALL_EVENTS };
 
 /**
  * The subscription the node asks for: the chosen kinds plus the free-text

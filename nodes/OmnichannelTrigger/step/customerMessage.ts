@@ -1,6 +1,6 @@
 /**
  * The trigger's step for a customer's message when an option reads the
- * conversation (Answer a Burst Once, Step Aside While a Person Answers): one
+ * conversation (Answer a Burst Once, Step Aside for a Person): one
  * read of its latest messages serves both, and the same read is kept for the
  * rest of the execution, so the Omnichannel Chat Memory does not read again
  * (shared/conversation.ts).
@@ -8,8 +8,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions, INode } from 'n8n-workflow';
 
-import { readRecentMessages } from '../shared/conversation';
-import { messageAuthor } from '../shared/messageAuthors';
+import { readRecentMessages } from '../../shared/conversation';
+import { messageAuthor } from '../../shared/messageAuthors';
 import { answerBurst, quietSecondsOf, waitUnlessCancelled } from './burst';
 import type { Burst, BurstMessage } from './burst';
 import { personAnswering, stepAsideHint, stepAsideMinutesOf } from './stepAside';
@@ -33,7 +33,7 @@ const readsConversation = (options: ConversationOptions) => options.quietSeconds
 
 function requireApiCredential(node: INode, itemIndex?: number): void {
 	if (node.credentials?.omnichannelApi === undefined) {
-		throw new NodeOperationError(node, "'Answer a Burst Once' and 'Step Aside While a Person Answers' need an Omnichannel API credential", {
+		throw new NodeOperationError(node, "'Answer a Burst Once' and 'Step Aside for a Person' need an Omnichannel API credential", {
 			itemIndex,
 			description:
 				"They read the conversation's latest messages (scope messages:read). Select or create an Omnichannel API credential in the node, or remove the options.",

@@ -1,20 +1,14 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import { createCipheriv, createDecipheriv, createHash, createHmac } from 'crypto';
 
-import { messageAuthor } from './messageAuthors';
-import { CARRIER_PREFIX, REPROMPT_PREFIX } from './sendKeys';
+import { CARRIER_PREFIX } from '../sendKeys';
 
 /**
  * A Send and Wait answered in the chat. The question's client_request_id
  * carries the wait ("the carrier"): where n8n resumes the waiting execution
  * and which replies count, sealed with a key derived from the API key, so
  * that only nodes holding the same Omnichannel credential can read it. The
- * Omnichannel Trigger that started the workflow sees every message of the
- * conversation, finds the newest carrier before a reply, and hands the reply
- * to the waiting execution. Nothing is registered at the service, so a wait
- * that ends (answered, timed out, stopped, deleted) leaves nothing behind.
- * The service keeps and returns client_request_id as sent, up to 256
- * characters (docs/api-assumptions.md, "Messages").
+ * service keeps and returns it as sent, up to 256 characters
+ * (docs/api-assumptions.md, "Messages").
  */
 export const MAX_CLIENT_REQUEST_ID = 256;
 
@@ -61,35 +55,9 @@ export function chatWaitKey(apiKey: string): Buffer {
 	return createHmac('sha256', apiKey).update('omnichannel chat wait v1').digest();
 }
 
-const WORD_HASH_BYTES = 6;
+/** Bytes of a word's hash in the carrier (replies.ts makes it). */
+export const WORD_HASH_BYTES = 6;
 const HEX = /^[0-9a-f]*$/;
-
-/**
- * A reply or a word as it is compared: accents, punctuation and symbols
- * removed, case folded, spaces collapsed ("  Sí! " and "SI" are the same).
- */
-export function normaliseAnswer(text: string): string {
-	return text
-		.normalize('NFD')
-		.replace(/\p{M}/gu, '')
-		.replace(/[\p{P}\p{S}]/gu, ' ')
-		.toLowerCase()
-		.replace(/\s+/g, ' ')
-		.trim();
-}
-
-export function wordHash(word: string): string {
-	return createHash('sha256').update(normaliseAnswer(word)).digest('hex').slice(0, WORD_HASH_BYTES * 2);
-}
-
-/** Which word a reply is: 'approve', 'decline', or undefined (neither). */
-export function answerOf(wait: Pick<ChatWait, 'approve' | 'decline'>, text: unknown): 'approve' | 'decline' | undefined {
-	if (typeof text !== 'string') return undefined;
-	const hash = wordHash(text);
-	if (hash === wait.approve) return 'approve';
-	if (wait.decline && hash === wait.decline) return 'decline';
-	return undefined;
-}
 
 const FLAG_APPROVAL = 1;
 const FLAG_DECLINE = 2;
@@ -167,50 +135,4 @@ export function openCarrier(key: Buffer, clientRequestId: unknown): ChatWait | u
 	} catch {
 		return undefined;
 	}
-}
-
-/** The key of the re-prompt for one reply of one wait. */
-export function repromptKey(waitId: string, replyId: string): string {
-	return REPROMPT_PREFIX + createHash('sha256').update(`${waitId}:${replyId}`).digest('hex').slice(0, 40);
-}
-
-/**
- * Whether a message is a reply from the party a wait listens to: a customer,
- * or a person of the workspace for 'agent' (messageAuthors.ts). System
- * messages and this package's own sends never count.
- */
-export function isFromParty(message: IDataObject, party: ReplyParty): boolean {
-	const author = messageAuthor(message);
-	return party === 'customer' ? author === 'customer' : party === 'agent' ? author === 'person' : author === 'customer' || author === 'person';
-}
-
-/** Whether a reply settles the wait: a free reply is settled by the first, an approval by the first that is one of the words. */
-export function settlesWait(wait: ChatWait, message: IDataObject): boolean {
-	return isFromParty(message, wait.party) && (!wait.approve || answerOf(wait, message.content) !== undefined);
-}
-
-/** The signature of a hand-over body (hex HMAC), checked by the waiting node. */
-export function signHandOver(key: Buffer, body: string): string {
-	return createHmac('sha256', key).update(body).digest('hex');
-}
-
-export function handOverSignatureValid(key: Buffer, body: string, signature: unknown): boolean {
-	if (typeof signature !== 'string' || signature.length !== 64) return false;
-	return timingSafeEqual(Buffer.from(signHandOver(key, body)), Buffer.from(signature));
-}
-
-/** The header that carries it. */
-export const HAND_OVER_SIGNATURE_HEADER = 'x-omnichannel-wait-signature';
-
-/**
- * What the trigger hands to the waiting node: the replies since the
- * question, oldest first; or, with no replies, `supersededBy`: the id of a
- * newer question of the same workflow in the conversation, which from now on
- * takes every reply, so this wait ends (docs/send-and-wait.md).
- */
-export interface HandOver extends IDataObject {
-	questionId: string;
-	eventId: string;
-	replies: IDataObject[];
-	supersededBy?: string;
 }

@@ -14,14 +14,16 @@
  * earlier burst.
  */
 import { NodeOperationError, sleep } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { newerFirst, timeOf } from '../shared/conversation';
-import type { ConversationMessage } from '../shared/conversation';
-import { messageAuthor } from '../shared/messageAuthors';
+import { newerFirst, timeOf } from '../../shared/conversation';
+import type { ConversationMessage } from '../../shared/conversation';
+import { messageAuthor } from '../../shared/messageAuthors';
 import { recordIds } from './eventsInDatabase';
 import type { LedgerHelpers, Verdict } from './eventsInDatabase';
-import { kindOf } from './registrationInStaticData';
+import { HOLD_LIMIT_MS } from '../delivery/quietHold';
+import { kindOf } from '../registration/registrationInStaticData';
+import type { TriggerBurst } from '../../shared/triggerItem';
 
 /**
  * The longest quiet period: the execution stays running while it waits, and
@@ -42,14 +44,20 @@ const OPTION_NAME = "'Answer a Burst Once'";
 /** A burst holds at most the reader's page of messages (shared/conversation.ts). */
 export type BurstMessage = ConversationMessage;
 
-export interface Burst extends IDataObject {
-	/** The texts of the burst's messages, oldest first, joined with newlines. */
-	text: string;
-	/** The burst's messages, oldest first, as the messages list returns them. */
-	messages: BurstMessage[];
-	count: number;
-	quietSeconds: number;
-}
+/** The burst an item answers (its declared shape: shared/triggerItem.ts). */
+export type Burst = TriggerBurst;
+
+/** The option: its presence turns it on. */
+export const burstOption: INodeProperties = {
+	displayName: 'Answer a Burst Once',
+	name: 'burstQuietSeconds',
+	type: 'number',
+	default: 5,
+	typeOptions: { minValue: 1, maxValue: MAX_QUIET_SECONDS },
+	description:
+		"The quiet period, in seconds. For AI agents and auto-replies: after a customer message, wait until the conversation has been quiet this many seconds, then continue once with every customer message since the last reply (in 'burst': text, messages, count). The executions of the burst's other messages end without output. Needs the Omnichannel API credential (messages:read).",
+	hint: `1 to ${MAX_QUIET_SECONDS} seconds. Up to ${HOLD_LIMIT_MS / 1000} seconds are waited before the execution starts, holding no worker; a longer period waits the rest in a running execution.`,
+};
 
 /** The quiet period the node asks for, or undefined when the option is off; throws when it is out of range. */
 export function quietSecondsOf(node: INode, options: IDataObject, itemIndex?: number): number | undefined {

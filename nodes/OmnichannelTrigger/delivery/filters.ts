@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { matchesMessageFilters } from '../shared/messageFilters';
-import type { MessageFilters } from '../shared/messageFilters';
+import { matchesMessageFilters } from '../../shared/messageFilters';
+import type { MessageFilters } from '../../shared/messageFilters';
 
 /**
  * Whether the event passes the node's filters. Direction and channel belong to

@@ -1,14 +1,14 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../shared/transport';
-import { checkConversationOptions } from './customerMessage';
+import { apiRequest, apiRequestAllItems } from '../../shared/transport';
+import { checkConversationOptions } from '../step/customerMessage';
 import { sameEvents } from './events';
-import { checkManualSigningSecret, requireCredential, subscribedEvents, usesManualRegistration } from './parameters';
-import { keyBytesOfSecret } from './signature';
+import { checkManualSigningSecret, requireCredential, subscribedEvents, usesManualRegistration } from '../parameters';
+import { keyBytesOfSecret } from '../delivery/signature';
 import type { RegisteredWebhook, WebhookKind } from './registrationInStaticData';
 import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from './registrationInStaticData';
-import { BoundedMap } from '../shared/boundedMap';
+import { BoundedMap } from '../../shared/boundedMap';
 
 /**
  * A webhook as the webhook management API returns it

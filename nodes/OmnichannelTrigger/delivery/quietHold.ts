@@ -1,30 +1,14 @@
 /**
- * Answer a Burst Once, in the process that receives the deliveries: the
- * quiet period is waited out here, before any execution exists, so a burst
- * holds no worker slot while it waits (an n8n worker runs 10 executions at
- * once by default, and every workflow on it shares them). The delivery is
- * answered when its hold ends:
- * - a newer customer message of the same conversation reached this process:
- *   2xx "part of a burst", and no execution: the newer message's execution
- *   reads the conversation and gathers this one;
- * - the conversation stayed quiet: the execution starts as usual, n8n
- *   answers once it exists (queued, in queue mode), and its step waits only
- *   what is left of the period before it reads the conversation (burst.ts).
- * Holding the answer, rather than answering first, is what makes a restart
- * during the quiet period lose nothing: a delivery whose process stops while
- * it is held was never acknowledged, and the sender delivers it again. The
- * sender waits 10 s for an answer (docs/api-assumptions.md, "Webhook
- * deliveries"), so a hold ends within the delivery's budget; a longer quiet
- * period waits the rest in the execution.
- *
- * Deliveries of one burst that reach different n8n processes are each held
- * in their own; the executions' step still lets only the newest continue.
+ * Answer a Burst Once, in the process that receives the deliveries: the quiet
+ * period is waited out before any execution exists, holding the delivery's
+ * answer so that a restart meanwhile loses nothing (docs/development/trigger-internals.md,
+ * "The quiet hold").
  */
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BoundedMap } from '../shared/boundedMap';
-import { newerFirst } from '../shared/conversation';
+import { BoundedMap } from '../../shared/boundedMap';
+import { newerFirst } from '../../shared/conversation';
 import { DELIVERY_BUDGET_MS } from './deliveryBudget';
 
 /** Left of the delivery's budget after a hold, for admitting it and starting its execution. */

@@ -1,10 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { seedRun } from '../shared/runSeed';
+import { seedRun } from '../../shared/runSeed';
 import { recordEvent } from './eventsInDatabase';
 import type { Verdict } from './eventsInDatabase';
-import type { ServiceEvent } from './delivery';
-import { kindOf } from './registrationInStaticData';
+import { kindOf } from '../registration/registrationInStaticData';
 
 let warnedNoHelpers = false;
 
@@ -42,10 +41,4 @@ export async function firstRunOf(context: IExecuteFunctions, eventId: string): P
 	const owner = { workflowId: context.getWorkflow().id ?? '', nodeId: context.getNode().id };
 	const verdict = await recordEvent(ledgerHelpers, owner, eventId, context.logger);
 	return verdict === 'duplicate' && context.getMode() === 'retry' ? 'first' : verdict;
-}
-
-/** Output Data Only: the message or contact of the event. */
-export function dataOf(event: ServiceEvent): IDataObject {
-	const { data } = event;
-	return data !== null && typeof data === 'object' && !Array.isArray(data) ? data : { data };
 }
