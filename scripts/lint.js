@@ -4,6 +4,7 @@
 // scanner's rule sets), then the JavaScript that `npm pack` would publish.
 // Then the type check of the tests (test/tsconfig.json) and the GitHub Actions
 // workflows, with actionlint.
+// `--list-files` prints the project's files those stages read, and lints nothing.
 // Only files that git tracks or would track are linted: the demo, benchmarks
 // and tests leave n8n's own JavaScript in git-ignored folders (.e2e/ and
 // others), which is not this project's code.
@@ -76,7 +77,21 @@ async function lintWorkflows() {
 	return { files: files.length, findings };
 }
 
+/** The files each stage reads that are the project's: ESLint's list and the tests' type check (tsc --listFilesOnly). */
+function filesRead() {
+	const typeChecked = execFileSync(bin('tsc'), ['-p', path.join('test', 'tsconfig.json'), '--listFilesOnly'], { cwd: root })
+		.toString()
+		.split('\n')
+		.filter((file) => file && !file.includes('/node_modules/'))
+		.map((file) => path.relative(root, file));
+	return [...new Set([...projectFiles(), ...typeChecked])].sort();
+}
+
 async function main() {
+	if (process.argv.includes('--list-files')) {
+		console.log(filesRead().join('\n'));
+		return;
+	}
 	try {
 		eslint(projectFiles(), root);
 		lintPackedTarball();

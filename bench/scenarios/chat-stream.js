@@ -303,11 +303,18 @@ function goalsOf(levels) {
 	return goals;
 }
 
+/** BENCH_CPU_PROFILE_DIR: every n8n process writes a V8 CPU profile there when it stops (node --cpu-prof). */
+function profileEnv() {
+	const dir = process.env.BENCH_CPU_PROFILE_DIR;
+	return dir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}`, N8N_GRACEFUL_SHUTDOWN_TIMEOUT: "8" } : {};
+}
+
 async function run({ log }) {
 	const rates = (process.env.BENCH_STREAM_RATES ?? '6,10').split(',').map((rate) => boundedInteger('BENCH_STREAM_RATES', rate.trim(), 6, 50));
 	const waits = boundedInteger('BENCH_STREAM_WAITS', process.env.BENCH_STREAM_WAITS, 200, 1000);
 	const seconds = boundedInteger('BENCH_STREAM_SECONDS', process.env.BENCH_STREAM_SECONDS, 60, 600);
 	const latencyMs = boundedInteger('BENCH_STREAM_LATENCY_MS', process.env.BENCH_STREAM_LATENCY_MS, 100, 1000);
+	const peers = (process.env.BENCH_STREAM_PEERS ?? 'ours,peer').split(',').filter((peer) => peer === 'ours' || peer === 'peer');
 	const loadBefore = os.loadavg()[0].toFixed(1);
 	const sandbox = await startSandboxProcess();
 	const recorders = { ours: await startRecorder(), peer: await startRecorder() };
@@ -317,7 +324,7 @@ async function run({ log }) {
 	try {
 		await sandbox.client.control('PUT', '/faults', { latency_ms: latencyMs });
 		const credential = omnichannelCredential({ id: 'benchStreamCred1', name: 'Bench sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
-		cluster = await startQueueCluster({ start: false, tarball: process.env.BENCH_TARBALL || undefined, env: { WEBHOOK_URL: `${relay.url}/` }, postgres: { statements: true } });
+		cluster = await startQueueCluster({ start: false, tarball: process.env.BENCH_TARBALL || undefined, env: { WEBHOOK_URL: `${relay.url}/`, ...profileEnv() }, postgres: { statements: true } });
 		await cluster.main.importCredentials([credential]);
 		await cluster.main.importWorkflows([chatStreamWorkflow(credential, { id: OURS.id, recorderUrl: recorders.ours.url }), peerWorkflow(credential, recorders.peer.url)]);
 		await startProcesses(cluster);
@@ -331,7 +338,7 @@ async function run({ log }) {
 		const context = { client, control: sandbox.client.control, cluster, relay, peerRelay, recorders };
 		const levels = [];
 		for (const rate of rates) {
-			for (const peer of ['ours', 'peer']) levels.push(await measureLevel(context, { peer, rate, waits, seconds, log }));
+			for (const peer of peers) levels.push(await measureLevel(context, { peer, rate, waits, seconds, log }));
 		}
 		const results = {
 			measured_at: new Date().toISOString(),
