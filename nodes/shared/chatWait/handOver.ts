@@ -101,8 +101,9 @@ async function callWaitingExecution(context: HandOverContext, url: string, body:
 	return outcomeOfAnswer(response.statusCode, parsed);
 }
 
-/** Pause between calls while the execution is running; a call after `deadline` is not made. */
-const RETRY_PAUSE_MS = 100;
+/** Pauses between calls while the execution is running, doubling to the longest: each call costs n8n a load of the execution. */
+const FIRST_RETRY_PAUSE_MS = 100;
+const LONGEST_RETRY_PAUSE_MS = 1600;
 
 /**
  * Hands `handOverBody` to the wait at `origin` (where this n8n serves its
@@ -119,7 +120,7 @@ export async function handOver(
 ): Promise<HandOverOutcome> {
 	const body = JSON.stringify(handOverBody);
 	const url = chatResumeUrl(origin, wait);
-	for (;;) {
+	for (let pause = FIRST_RETRY_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_RETRY_PAUSE_MS)) {
 		let outcome: HandOverOutcome;
 		try {
 			outcome = await callWaitingExecution(context, url, body, signHandOver(key, body), deadline);
@@ -127,8 +128,8 @@ export async function handOver(
 			context.logger.warn(`Omnichannel: node "${context.getNode().name}" could not reach n8n to hand a chat message to a waiting execution: ${(error as Error).message}`);
 			return 'unreachable';
 		}
-		if (outcome !== 'notWaitingYet' || Date.now() + RETRY_PAUSE_MS >= deadline) return outcome;
-		await sleep(RETRY_PAUSE_MS);
+		if (outcome !== 'notWaitingYet' || Date.now() + pause >= deadline) return outcome;
+		await sleep(pause);
 	}
 }
 

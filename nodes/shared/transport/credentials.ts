@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
+import { BoundedMap } from '../boundedMap';
 import { chatWaitKey } from '../chatWait/carrier';
 import type { OmnichannelContext } from './types';
 
@@ -83,13 +84,43 @@ interface ContextCredentials extends OmnichannelCredentials {
  */
 const checkedByContext = new WeakMap<object, ContextCredentials>();
 
+/**
+ * Webhook calls (trigger deliveries) also reuse a credential this process
+ * checked within REUSE_MS: in a webhook call n8n resolves the credential in a
+ * new expression isolate, the most costly step of a delivery after n8n's own
+ * (docs/development/benchmarks.md, "Chat waits under a stream"). A 401 from
+ * the service forgets it at once (forgetReusedCredentials).
+ */
+const REUSE_MS = 30_000;
+const checkedByCredentialId = new BoundedMap<string, { checked: ContextCredentials; until: number }>(100);
+
+function reusableId(context: OmnichannelContext): string | undefined {
+	if (!('getRequestObject' in context)) return undefined;
+	const id = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
+	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
 async function readCredentials(context: OmnichannelContext, itemIndex?: number): Promise<ContextCredentials> {
 	const known = checkedByContext.get(context);
 	if (known) return known;
+	const id = reusableId(context);
+	const reused = id === undefined ? undefined : checkedByCredentialId.get(id);
+	if (reused && reused.until > Date.now()) {
+		checkedByContext.set(context, reused.checked);
+		return reused.checked;
+	}
 	const data = (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
 	const checked = { ...checkCredentials(context.getNode(), data, itemIndex), chatWaitKey: chatWaitKey(String(data.apiKey)) };
 	checkedByContext.set(context, checked);
+	if (id !== undefined) checkedByCredentialId.set(id, { checked, until: Date.now() + REUSE_MS });
 	return checked;
+}
+
+/** After the service refused the key (401): the next webhook call reads the credential again. */
+export function forgetReusedCredentials(context: OmnichannelContext): void {
+	checkedByContext.delete(context);
+	const id = reusableId(context);
+	if (id !== undefined) checkedByCredentialId.delete(id);
 }
 
 export async function contextCredentials(context: OmnichannelContext, itemIndex?: number): Promise<OmnichannelCredentials> {

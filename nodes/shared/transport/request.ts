@@ -6,7 +6,7 @@ import type {
 	INode,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, contextCredentials } from './credentials';
+import { CREDENTIAL_TYPE, contextCredentials, forgetReusedCredentials } from './credentials';
 import { connectionError, httpStatusError, ssrfBlock, ssrfBlockedError } from './errors';
 import {
 	MAX_ATTEMPTS,
@@ -128,6 +128,7 @@ export async function apiRequest<T = IDataObject>(
 			attempt < MAX_ATTEMPTS &&
 			(retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS) &&
 			retryFits(retryAfterMs ?? backoffDelay(attempt));
+		if (status === 401) forgetReusedCredentials(this);
 		if (!retryable) throw httpStatusError(node, status, body, { ...call, retryAfterMs }, redact);
 
 		if (status === 429) {
