@@ -1,21 +1,20 @@
 'use strict';
 // Chat waits under a stream of customer messages (harness/chat-stream.js),
 // queue mode on the run's shared cluster: executions wait for a reply in the
-// chat, then customers write 3 messages a second, every 10th a reply to one
+// chat, then customers write 6 messages a second, every 10th a reply to one
 // of the waits, the others the first message of a new conversation. Every
 // reply resumes its wait once, every other message runs once, and no
 // message leaves more than one execution. Prints the counts, and how many
 // messages the sender had to deliver again (the benchmark, chat-stream-queue,
-// measures the speed at the scale, 6 and 10 a second, beside n8n's
-// Wait node: on a 2-core CI machine running another lane, 6 a second is
-// beyond what n8n itself answers in time there, the Wait node included).
+// measures the speed at the scale, 200 waits at 6 and 10 a second,
+// beside n8n's Wait node).
 const { sleep, waitFor } = require('../../harness');
 const { CHANNEL, chatStream, chatStreamWorkflow, readerClient, startRecorder } = require('../../harness/chat-stream');
 const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const ID = 'queueChatStream1';
 const WAITS = 20;
-const RATE = 3;
+const RATE = 6;
 const SECONDS = 20;
 /** Short delivery retries, so that a delivery n8n did not answer in time is sent again soon; never dropped within the test, as the real schedule lasts 1 h 43 min. */
 const RETRY_SCHEDULE_MS = [2000, 4000, 8000, 16000, 32000, 32000, 32000, 32000];
