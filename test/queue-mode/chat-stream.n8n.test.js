@@ -3,8 +3,9 @@
 // queue mode on the run's shared cluster: executions wait for a reply in the
 // chat, then customers write 6 messages a second, every 10th a reply to one
 // of the waits, the others the first message of a new conversation. Every
-// reply resumes its wait once, every other message runs once, and no
-// message leaves more than one execution. Prints the counts, and how many
+// reply resumes its wait once, every other message runs once, and a
+// message leaves one execution, more only for copies n8n did not answer in
+// time (each stopped by the event's ledger). Prints the counts, and how many
 // messages the sender had to deliver again (the benchmark, chat-stream-queue,
 // measures the speed at the issue's scale, 200 waits at 6 and 10 a second,
 // beside n8n's Wait node).
@@ -16,8 +17,8 @@ const ID = 'queueChatStream1';
 const WAITS = 20;
 const RATE = 6;
 const SECONDS = 20;
-/** Short delivery retries, so that a delivery n8n did not answer in time is sent again soon; never dropped within the test, as the real schedule lasts 1 h 43 min. */
-const RETRY_SCHEDULE_MS = [2000, 4000, 8000, 16000, 32000, 32000, 32000, 32000];
+/** The API's first retries (5 s, 30 s), then every 30 s: never dropped within the test, as the real schedule lasts 1 h 43 min. */
+const RETRY_SCHEDULE_MS = [5000, 30000, 30000, 30000, 30000, 30000];
 /** Time for anything that should not happen (a second run, a late copy) to show up. */
 const QUIET_PERIOD_MS = 5000;
 
@@ -39,7 +40,7 @@ afterAll(async () => {
 });
 
 test(
-	`${RATE} messages a second over ${WAITS} waiting executions: every reply resumes its wait once, every other message runs once, one execution each at most`,
+	`${RATE} messages a second over ${WAITS} waiting executions: every reply resumes its wait once, every other message runs once, an execution beyond one only for a copy n8n did not answer in time`,
 	async () => {
 		const { client, cluster } = ctx;
 		await client.control('PUT', '/faults', { retry_schedule_ms: RETRY_SCHEDULE_MS });
@@ -57,6 +58,7 @@ test(
 		const counts = {
 			...outcomes,
 			executions: executions.length,
+			executionsBeyondOnePerMessage: executions.length - (WAITS + others),
 			messagesDeliveredAgain: new Set(attempts.filter((a) => a.attempt > 1).map((a) => a.data_id)).size,
 			deliveryAnswers: attempts.reduce((all, a) => ({ ...all, [a.status ?? 'none in 10 s']: (all[a.status ?? 'none in 10 s'] ?? 0) + 1 }), {}),
 		};
@@ -65,8 +67,12 @@ test(
 		const others = outcomes.others.sent;
 		expect(outcomes.replies).toEqual({ sent: replies, once: replies, lost: 0, doubled: 0, startedRun: 0 });
 		expect(outcomes.others).toEqual({ sent: others, once: others, lost: 0, doubled: 0 });
-		// The waits' runs and one per other message: a reply resumes its wait and starts none.
-		expect(executions).toHaveLength(WAITS + others);
+		// The waits' runs and one per other message: a reply resumes its wait and starts none. A copy the
+		// sender sent after n8n did not answer in 10 s may start an execution that the event's ledger
+		// stops before anything runs downstream (n8n gives a webhook no way to read the ledger): at most
+		// one per copy, counted in the line above.
+		expect(executions.length - (WAITS + others)).toBeLessThanOrEqual(attempts.filter((a) => a.attempt > 1).length);
+		expect(executions.length).toBeGreaterThanOrEqual(WAITS + others);
 	},
 	12 * 60 * 1000,
 );

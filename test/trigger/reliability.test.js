@@ -123,6 +123,19 @@ describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', 
 		expect(await copy).toBe('unknown');
 	}));
 
+	test('after the sender gave up on the first copy (10 s), a copy within STARTING_MS of that is answered 409, not started; later ones start', async () => await simulate(async () => {
+		const { STARTING_MS } = fresh('../../nodes/OmnichannelTrigger/delivery/eventsInProcess');
+		const first = response();
+		expect(await admitCopy('w6', 'evt_f', first)).toBe('start');
+		// n8n is slow: the sender closes the connection 10 s after, while n8n still creates the execution.
+		await sleep(10_000);
+		first.drop();
+		await sleep(2_000);
+		expect(await admitCopy('w6', 'evt_f', response(), 1_000)).toBe('unknown');
+		await sleep(STARTING_MS);
+		expect(await admitCopy('w6', 'evt_f', response())).toBe('start');
+	}));
+
 	test('no outcome within the wait: 409', async () => await simulate(async () => {
 		expect(await admitCopy('w5', 'evt_e', response())).toBe('start');
 		expect(await admitCopy('w5', 'evt_e', response(), 50)).toBe('unknown');

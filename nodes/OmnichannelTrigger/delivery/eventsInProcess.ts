@@ -112,7 +112,8 @@ const isObservable = (response: unknown): response is ObservableResponse =>
  * for it: n8n answers a delivery whose execution it created (and, in queue
  * mode, queued) with the node's 2xx, and one it could not create with an
  * error. A connection that closes before any answer tells nothing: copies
- * waiting then get a 409 (the sender retries them), and the start lapses.
+ * waiting then get a 409 (the sender retries them), and the start lapses
+ * STARTING_MS after the close.
  */
 export function watchStart(trigger: string, eventId: string, response: unknown): void {
 	if (!isObservable(response)) return;
@@ -126,7 +127,11 @@ export function watchStart(trigger: string, eventId: string, response: unknown):
 		else markFailed(trigger, eventId);
 	});
 	response.once('close', () => {
-		if (!response.writableFinished) start.settle('unknown');
+		if (response.writableFinished) return;
+		start.settle('unknown');
+		// n8n goes on creating the execution after the sender gave up: a copy soon after waits (409) rather than starting another.
+		const seen = idsOf(trigger).get(fingerprint(eventId));
+		if (seen?.start === start) seen.at = Date.now();
 	});
 }
 

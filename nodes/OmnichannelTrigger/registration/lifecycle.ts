@@ -72,9 +72,10 @@ async function removeAtService(context: IHookFunctions, id: string): Promise<boo
  * still owes it. So a production webhook is retired instead: it stays at the
  * service for RETIRE_GRACE_MS, and is removed then unless an activation of
  * the same trigger in this process claimed it meanwhile (publish and
- * unpublish run in one n8n process: main, the leader in queue mode).
+ * unpublish run in one n8n process: main, the leader in queue mode). On a
+ * busy 2-core machine a republish once took longer than 15 s.
  */
-export const RETIRE_GRACE_MS = 15_000;
+export const RETIRE_GRACE_MS = 30_000;
 /** The grace: RETIRE_GRACE_MS, shorter in tests. */
 let retireGraceMs = RETIRE_GRACE_MS;
 export function setRetireGrace(ms: number): void {
