@@ -30,12 +30,22 @@ class N8nApi {
 	}
 
 	async request(method, path, { body, headers = {} } = {}) {
-		const response = await fetch(`${this.baseUrl}${path}`, {
-			method,
-			headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-		});
+		const send = () =>
+			fetch(`${this.baseUrl}${path}`, {
+				method,
+				headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+			});
+		let response;
+		try {
+			response = await send();
+		} catch (error) {
+			// A kept-alive connection n8n closed as the request went out (Node's 5 s idle timeout; on a loaded
+			// machine the client's timer runs late): n8n read nothing of it, so it is sent once more.
+			if (error.cause?.code !== 'UND_ERR_SOCKET') throw error;
+			response = await send();
+		}
 		const text = await response.text();
 		let parsed = text;
 		try {
