@@ -7,7 +7,7 @@
  * chat memory shows the team note as what it is. Both nodes read markers only
  * through this module.
  *
- * A marker's key: `n8nhandover1_<part>_<episode>[_<limit minutes>]`, where
+ * A marker's key: `n8nhandover1_<part>_<episode>[_<limit seconds>]`, where
  * part is `m` (the message to the customer) or `n` (the note for the team),
  * and the episode is a hash of the conversation and of the newest message
  * before the hand-over that ends a bot's turn (below). The key holds nothing
@@ -28,7 +28,7 @@ export interface HandOverMarker {
 	/** 16 hex characters: every send of one hand-over shares it. */
 	episode: string;
 	/** The hand-over's own limit, when the operation set one; otherwise the trigger's option applies. */
-	limitMinutes?: number;
+	limitSeconds?: number;
 }
 
 /** The longest limit: a week, as Step Aside's longest period (longer hand-overs are a conversation's status). */
@@ -39,11 +39,11 @@ export const DEFAULT_HAND_OVER_HOURS = 24;
 const PART_CODES: Record<HandOverPart, string> = { message: 'm', note: 'n' };
 const MARKER = /^n8nhandover1_([mn])_([0-9a-f]{16})(?:_([1-9][0-9]{0,5}))?$/;
 
-/** A limit in hours as the whole minutes a marker carries (at least 1). */
-export const limitMinutesOf = (hours: number): number => Math.max(1, Math.round(hours * 60));
+/** A limit in hours as the whole seconds a marker carries (at least 1). */
+export const limitSecondsOf = (hours: number): number => Math.max(1, Math.round(hours * 3600));
 
-export function handOverKey(part: HandOverPart, episode: string, limitMinutes?: number): string {
-	return `${HAND_OVER_PREFIX}${PART_CODES[part]}_${episode}${limitMinutes === undefined ? '' : `_${limitMinutes}`}`;
+export function handOverKey(part: HandOverPart, episode: string, limitSeconds?: number): string {
+	return `${HAND_OVER_PREFIX}${PART_CODES[part]}_${episode}${limitSeconds === undefined ? '' : `_${limitSeconds}`}`;
 }
 
 /** The marker a message carries, or undefined for every other message. */
@@ -53,7 +53,7 @@ export function handOverMarkerOf(message: IDataObject): HandOverMarker | undefin
 	const match = MARKER.exec(key);
 	if (!match) return undefined;
 	const marker: HandOverMarker = { part: match[1] === 'm' ? 'message' : 'note', episode: match[2] };
-	if (match[3] !== undefined) marker.limitMinutes = Number(match[3]);
+	if (match[3] !== undefined) marker.limitSeconds = Number(match[3]);
 	return marker;
 }
 
@@ -93,17 +93,17 @@ export function handOverAnchor(latest: ConversationMessage[], endedEpisodes: Rea
  */
 export function expiredByOwnLimit(latest: ConversationMessage[]): Set<string> {
 	const newest = Math.max(...latest.map(timeOf).filter((time) => !Number.isNaN(time)));
-	const first = new Map<string, { time: number; limitMinutes?: number }>();
+	const first = new Map<string, { time: number; limitSeconds?: number }>();
 	for (const message of latest) {
 		const marker = handOverMarkerOf(message);
 		if (!marker) continue;
 		const time = timeOf(message);
 		const known = first.get(marker.episode);
-		if (!known || time < known.time) first.set(marker.episode, { time, limitMinutes: marker.limitMinutes ?? known?.limitMinutes });
+		if (!known || time < known.time) first.set(marker.episode, { time, limitSeconds: marker.limitSeconds ?? known?.limitSeconds });
 	}
 	const ended = new Set<string>();
-	for (const [episode, { time, limitMinutes }] of first) {
-		if (limitMinutes !== undefined && time + limitMinutes * 60_000 <= newest) ended.add(episode);
+	for (const [episode, { time, limitSeconds }] of first) {
+		if (limitSeconds !== undefined && time + limitSeconds * 1000 <= newest) ended.add(episode);
 	}
 	return ended;
 }

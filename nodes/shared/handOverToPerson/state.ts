@@ -45,8 +45,8 @@ export function handOverVerdict(message: ConversationMessage, latest: Conversati
 	const { episode } = markers[0].marker;
 	const sends = markers.filter((entry) => entry.marker.episode === episode);
 	const first = sends[sends.length - 1].listed;
-	const ownLimit = sends.find((entry) => entry.marker.limitMinutes !== undefined)?.marker.limitMinutes;
-	const limitHours = ownLimit === undefined ? defaultLimitHours : ownLimit / 60;
+	const ownLimit = sends.find((entry) => entry.marker.limitSeconds !== undefined)?.marker.limitSeconds;
+	const limitHours = ownLimit === undefined ? defaultLimitHours : ownLimit / 3600;
 	const sinceMs = timeOf(first);
 	const since: HandOverSince = { episode, since: String(first.created_at), sinceMs, limitHours, untilMs: sinceMs + limitHours * 3_600_000 };
 	const firstIndex = list.indexOf(first);

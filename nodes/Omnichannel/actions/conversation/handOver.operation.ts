@@ -18,7 +18,7 @@ import {
 	expiredByOwnLimit,
 	handOverAnchor,
 	handOverKey,
-	limitMinutesOf,
+	limitSecondsOf,
 } from '../../../shared/handOverToPerson';
 import type { HandOverPart } from '../../../shared/handOverToPerson';
 import { conversationLocator } from '../../../shared/resourceLocators';
@@ -150,8 +150,8 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 	const plan = planOf(this, itemIndex);
 	return async () => {
 		const episode = await episodeFor(this, plan, itemIndex);
-		const limitMinutes = plan.limitHours === undefined ? undefined : limitMinutesOf(plan.limitHours);
-		const key = (part: HandOverPart) => handOverKey(part, episode, limitMinutes);
+		const limitSeconds = plan.limitHours === undefined ? undefined : limitSecondsOf(plan.limitHours);
+		const key = (part: HandOverPart) => handOverKey(part, episode, limitSeconds);
 		const base = { conversation_id: plan.conversationId };
 		// The customer's message first: the inbox shows the note after what the customer read.
 		const message = plan.message === undefined ? null : await send(this, itemIndex, run, { ...base, client_request_id: key('message'), text: plan.message });
