@@ -77,6 +77,8 @@ test('a Retry, a copy of the delivery, two hand-overs at once and a second call 
 	await Promise.all([handOver(conversation.id), handOver(conversation.id)]);
 	const executionId = newExecutionId();
 	const first = await handOver(conversation.id, {}, executionId);
+	// The same execution calling the tool again.
+	await handOver(conversation.id, {}, executionId);
 	// A Retry runs in a new execution: it reads the conversation, which now holds the hand-over's own sends.
 	const retried = await handOver(conversation.id, { message: 'Edited: someone will answer' }, newExecutionId());
 	const { messages, notes } = await markersOf(conversation.id);
@@ -121,4 +123,14 @@ test('without a note, the message alone marks the hand-over; without a message, 
 	const noMessage = await newConversation(suite.sb);
 	await handOver(noMessage.id, { message: '' });
 	expect(await markersOf(noMessage.id)).toMatchObject({ messages: [], notes: [expect.anything()] });
+});
+
+test("Include Contact adds the customer's contact to the output, with two reads", async () => {
+	const conversation = await newConversation(suite.sb);
+	await api(suite.sb, 'POST', '/messages/text', { conversation_id: conversation.id, text: 'Bot: hello', client_request_id: 'n8n_bot-contact' });
+	await resetStats(suite.sb);
+	const result = await handOver(conversation.id, { options: { includeContact: true } });
+	const { by_route: byRoute } = await stats(suite.sb);
+	expect(result.json[0].contact).toMatchObject({ id: conversation.customer_id });
+	expect({ conversations: byRoute['GET /conversations'], contacts: byRoute['GET /contacts/{id}'] }).toEqual({ conversations: 1, contacts: 1 });
 });

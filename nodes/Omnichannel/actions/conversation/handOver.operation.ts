@@ -78,13 +78,21 @@ const properties: INodeProperties[] = [
 				description: `If no person of the workspace writes within this many hours, the Omnichannel Trigger lets the bot answer again. Without this option, the trigger's own Hand-Over Limit applies.`,
 			},
 			{
+				displayName: 'Include Contact',
+				name: 'includeContact',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to add the customer's contact to the output (`contact`), for notifying people. Costs two reads: the API has no way to get one conversation, so the node reads the conversations active in the last hour, newest first, then the contact.",
+			},
+			{
 				displayName: 'Note Text',
 				name: 'noteText',
 				type: 'string',
 				typeOptions: { rows: 2 },
 				default: '',
 				placeholder: `e.g. ${NOTE_PREFIX} Reason: …`,
-				description: `The note instead of "${NOTE_PREFIX} Reason: <Reason>", up to ${MAX_TEXT_LENGTH} characters`,
+				description: `The note's text, up to ${MAX_TEXT_LENGTH} characters. Without it: "${NOTE_PREFIX} Reason: <Reason>".`,
 			},
 		],
 	},
@@ -98,6 +106,7 @@ interface HandOverPlan {
 	message?: string;
 	note?: string;
 	limitHours?: number;
+	includeContact: boolean;
 }
 
 /** Checks an item's values, making no request. */
@@ -109,7 +118,7 @@ function planOf(context: IExecuteFunctions, itemIndex: number): HandOverPlan {
 	const messageValue = context.getNodeParameter('message', itemIndex, '') as unknown;
 	const message = validator.text('Message to Customer', messageValue ?? '', 0, MAX_TEXT_LENGTH).trim();
 	const options = collection(context, itemIndex, 'options');
-	const plan: HandOverPlan = { conversationId, reason };
+	const plan: HandOverPlan = { conversationId, reason, includeContact: options.includeContact === true };
 	if (message !== '') plan.message = message;
 	if (context.getNodeParameter('teamNote', itemIndex, true) !== false) {
 		const custom = typeof options.noteText === 'string' ? options.noteText.trim() : '';
@@ -141,6 +150,30 @@ async function episodeFor(context: IExecuteFunctions, plan: HandOverPlan, itemIn
 	return episodeOf(plan.conversationId, handOverAnchor(latest, ended));
 }
 
+/** Conversations are listed by activity, newest first (docs/api-assumptions.md, "Lists and pagination"): the one handed over is near the top. */
+const CONTACT_SEARCH_SECONDS = 3600;
+const CONTACT_SEARCH_PAGES = 3;
+
+/** The conversation's customer as a Contact, or null when the conversation was not among the recently active ones. */
+async function contactOf(context: IExecuteFunctions, conversationId: string, itemIndex: number, run: RunContext): Promise<IDataObject | null> {
+	const since = Math.floor(Date.now() / 1000) - CONTACT_SEARCH_SECONDS;
+	for (let page = 1; page <= CONTACT_SEARCH_PAGES; page++) {
+		const list = (await apiRequest.call(context, 'GET', '/conversations', {
+			qs: { last_updated_at: since, per_page: 100, page },
+			itemIndex,
+			...run.throttle,
+		})) as IDataObject;
+		const conversations = (Array.isArray(list.data) ? list.data : []) as IDataObject[];
+		const found = conversations.find((conversation) => conversation.id === conversationId);
+		if (found) {
+			if (typeof found.customer_id !== 'string' || found.customer_id === '') return null;
+			return (await apiRequest.call(context, 'GET', `/contacts/${encodeURIComponent(found.customer_id)}`, { itemIndex, ...run.throttle })) as IDataObject;
+		}
+		if (list.has_next !== true) return null;
+	}
+	return null;
+}
+
 async function send(context: IExecuteFunctions, itemIndex: number, run: RunContext, body: IDataObject): Promise<IDataObject> {
 	const response = (await apiRequest.call(context, 'POST', '/messages/text', { body, itemIndex, idempotent: true, ...run.throttle })) as IDataObject;
 	return (response.message as IDataObject | undefined) ?? response;
@@ -167,6 +200,7 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 			note,
 		};
 		if (plan.limitHours !== undefined) output.limitHours = plan.limitHours;
+		if (plan.includeContact) output.contact = await contactOf(this, plan.conversationId, itemIndex, run);
 		return output;
 	};
 };
