@@ -12,7 +12,7 @@ import { readRecentMessages } from '../../shared/conversation';
 import { messageAuthor } from '../../shared/messageAuthors';
 import { answerBurst, quietSecondsOf, waitUnlessCancelled } from './burst';
 import type { Burst, BurstMessage } from './burst';
-import { expiredHandOverItem, handOverAnsweredHint, handOverVerdict, handOverWaitingHint, keepEndedHandOver } from '../../shared/handOverToPerson';
+import { DEFAULT_HAND_OVER_HOURS, expiredHandOverItem, handOverAnsweredHint, handOverVerdict, handOverWaitingHint, keepEndedHandOver } from '../../shared/handOverToPerson';
 import type { TriggerHandOver } from '../../shared/triggerItem';
 import { handOverLimitHoursOf, personAnswering, stepAsideHint, stepAsideMinutesOf } from './stepAside';
 
@@ -24,8 +24,8 @@ export function customerMessageOf(event: { type: string; data?: IDataObject }): 
 export interface ConversationOptions {
 	quietSeconds?: number;
 	stepAsideMinutes?: number;
-	/** Read only with Step Aside, which honours hand-overs. */
-	handOverLimitHours: number;
+	/** Read only with Step Aside, which honours hand-overs; its default when absent. */
+	handOverLimitHours?: number;
 }
 
 /** The options that read the conversation, checked; both undefined when neither is on. */
@@ -81,7 +81,7 @@ export async function customerMessageStep(
 	const latest = (await readRecentMessages(context, message.conversation_id, { itemIndex, keepForExecution: true })) as BurstMessage[];
 	let handOver: TriggerHandOver | undefined;
 	if (options.stepAsideMinutes !== undefined) {
-		const verdict = handOverVerdict(message, latest, options.handOverLimitHours);
+		const verdict = handOverVerdict(message, latest, options.handOverLimitHours ?? DEFAULT_HAND_OVER_HOURS);
 		if (verdict.kind === 'waiting') return { continue: false, hint: handOverWaitingHint(message, verdict, options.stepAsideMinutes) };
 		const person = personAnswering(message, latest, options.stepAsideMinutes);
 		if (person) {

@@ -51,7 +51,7 @@ export const handOverLimitOption: INodeProperties = {
 	displayName: 'Hand-Over Limit (Hours)',
 	name: 'handOverLimitHours',
 	type: 'number',
-	default: DEFAULT_HAND_OVER_HOURS,
+	default: 24,
 	typeOptions: { minValue: 0.001, maxValue: MAX_HAND_OVER_HOURS, numberPrecision: 3 },
 	description: `With Step Aside for a Person, after a hand-over (Omnichannel > Conversation > Hand Over to a Person): if no person of the workspace writes within this many hours, the bot answers again and the item says so ('handOver.expired'). A hand-over that sets its own limit keeps it. Without this option: ${DEFAULT_HAND_OVER_HOURS} hours.`,
 };

@@ -11,7 +11,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readRecentMessages } from '../../../shared/conversation';
 import {
-	DEFAULT_HAND_OVER_HOURS,
 	MAX_HAND_OVER_HOURS,
 	endedHandOverOf,
 	episodeOf,
@@ -73,9 +72,10 @@ const properties: INodeProperties[] = [
 				displayName: 'Hand-Over Limit (Hours)',
 				name: 'limitHours',
 				type: 'number',
-				default: DEFAULT_HAND_OVER_HOURS,
+				default: 24,
 				typeOptions: { minValue: 0.001, maxValue: MAX_HAND_OVER_HOURS, numberPrecision: 3 },
-				description: `If no person of the workspace writes within this many hours, the Omnichannel Trigger lets the bot answer again. Without this option, the trigger's own Hand-Over Limit applies.`,
+				description:
+					"If no person of the workspace writes within this many hours, the Omnichannel Trigger lets the bot answer again. Without this option, the trigger's own Hand-Over Limit applies.",
 			},
 			{
 				displayName: 'Include Contact',
@@ -92,7 +92,7 @@ const properties: INodeProperties[] = [
 				typeOptions: { rows: 2 },
 				default: '',
 				placeholder: `e.g. ${NOTE_PREFIX} Reason: …`,
-				description: `The note's text, up to ${MAX_TEXT_LENGTH} characters. Without it: "${NOTE_PREFIX} Reason: <Reason>".`,
+				description: `The note's text, up to ${MAX_TEXT_LENGTH} characters. Without it: "${NOTE_PREFIX} Reason: " and the Reason.`,
 			},
 		],
 	},
