@@ -24,6 +24,7 @@ const {
 	expectHandedOverUntilAPersonAnswers,
 	handOverExpires,
 	handOverWorkflow,
+	handsOverAgainAfterExpiry,
 	handsOverUntilAPersonAnswers,
 	markers,
 	modelTurn,
@@ -111,6 +112,18 @@ describe('Hand Over to a Person, as an AI Agent tool, honoured by the trigger (r
 			const result = await handOverExpires({ n8n: ctx.n8n, client: ctx.client, model, workflowId: EXPIRES.id, channel: EXPIRES.channel });
 			console.log(JSON.stringify({ suite: 'hand-over expired regular mode', ...result.counts }));
 			expectExpired(result);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'after the limit, the customer asks for a person again: a new hand-over (a second message and note), and the bot is quiet again',
+		async () => {
+			const result = await handsOverAgainAfterExpiry({ n8n: ctx.n8n, client: ctx.client, model, workflowId: EXPIRES.id, channel: EXPIRES.channel });
+			console.log(JSON.stringify({ suite: 'hand-over again after expiry regular mode', ...result.counts }));
+			expect(result.againItem.handOver).toMatchObject({ expired: true });
+			expect(result.counts).toEqual({ handOverMessages: 2, handOverNotes: 2, episodes: 2, modelRequestsAfterSecondHandOver: 0, botReplies: 0 });
+			expect(result.heldHints).toEqual([expect.stringMatching(/handed over to a person at/)]);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -271,6 +271,38 @@ function expectExpired({ counts, all, heldRuns, item, answer }) {
 	expect(answer.content).toMatch(/no colleague was free in time/);
 }
 
+/**
+ * The hand-over expires with no person, and the customer's first message
+ * after the limit asks for a person again: the agent hands over anew (the
+ * trigger's verdict, kept in the execution, gives it a new episode), and the
+ * bot is quiet again.
+ */
+async function handsOverAgainAfterExpiry({ n8n, client, model, workflowId, channel }) {
+	const t = talk({ n8n, client, workflowId });
+	const conversationId = await t.newConversation(channel);
+	let before = await t.executionIds();
+	await t.inbound(conversationId, 'I need a person');
+	await t.finished(before, 1);
+	const handedOverAt = time(markers(await t.messages(conversationId), 'm')[0]);
+	await sleep(Math.max(0, handedOverAt + SHORT_LIMIT_MS + 500 - Date.now()));
+	before = await t.executionIds();
+	await t.inbound(conversationId, 'Still no human here?');
+	const againRuns = await t.finished(before, 1);
+	before = await t.executionIds();
+	const requestsBefore = model.requests.length;
+	await t.inbound(conversationId, 'hello?');
+	const heldRuns = await t.finished(before, 1);
+	const all = await t.messages(conversationId);
+	const counts = {
+		handOverMessages: markers(all, 'm').length,
+		handOverNotes: markers(all, 'n').length,
+		episodes: new Set(markers(all, 'm').map((m) => m.client_request_id.split('_')[2])).size,
+		modelRequestsAfterSecondHandOver: model.requests.length - requestsBefore,
+		botReplies: botReplies(all).length,
+	};
+	return { counts, againItem: triggerItems(againRuns)[0], heldHints: hintsOf(heldRuns) };
+}
+
 module.exports = {
 	SHORT_LIMIT_HOURS,
 	TRIGGER,
@@ -284,4 +316,5 @@ module.exports = {
 	expectHandedOverUntilAPersonAnswers,
 	handOverExpires,
 	expectExpired,
+	handsOverAgainAfterExpiry,
 };
