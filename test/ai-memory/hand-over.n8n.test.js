@@ -12,11 +12,8 @@
 // execution that failed after the hand-over sends nothing again. Prints the
 // counts as one JSON line per scenario. (Queue mode:
 // test/queue-mode/hand-over.n8n.test.js.)
-const http = require('http');
-
 const { waitFor } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startFakeChatModel } = require('../support/n8n/mcp');
 const { modelCredential } = require('../support/n8n/chat-memory');
 const {
 	SHORT_LIMIT_HOURS,
@@ -27,7 +24,7 @@ const {
 	handsOverAgainAfterExpiry,
 	handsOverUntilAPersonAnswers,
 	markers,
-	modelTurn,
+	startScriptedModel,
 	talk,
 } = require('../support/n8n/hand-over');
 
@@ -36,49 +33,15 @@ const HANDS_OVER = { id: 'e2eHandOver00001', channel: 'telegram' };
 const EXPIRES = { id: 'e2eHandOver00002', channel: 'whatsapp', limitHours: SHORT_LIMIT_HOURS };
 const RETRIED = { id: 'e2eHandOver00003', channel: 'livechat', modelCredentialId: 'fakeChatModel02' };
 
-/**
- * The model script behind a switch: while `failing`, the request after a
- * tool's result is refused (400, which n8n's OpenAI client does not retry),
- * so the execution fails after the hand-over's sends.
- */
-async function startFailingModel() {
-	const state = { failing: true, requests: [], refused: 0 };
-	const server = http.createServer((req, res) => {
-		let raw = '';
-		req.on('data', (chunk) => (raw += chunk));
-		req.on('end', () => {
-			const body = JSON.parse(raw);
-			state.requests.push(body);
-			res.writeHead(state.failing && body.messages.at(-1).role === 'tool' ? 400 : 200, { 'content-type': 'application/json' });
-			if (state.failing && body.messages.at(-1).role === 'tool') {
-				state.refused++;
-				return res.end(JSON.stringify({ error: { message: 'refused by the test', type: 'invalid_request_error' } }));
-			}
-			const message = { role: 'assistant', content: null, ...modelTurn(body, state.requests.length) };
-			res.end(
-				JSON.stringify({
-					id: `chatcmpl-${state.requests.length}`,
-					object: 'chat.completion',
-					created: Math.floor(Date.now() / 1000),
-					model: body.model,
-					choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
-					usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-				}),
-			);
-		});
-	});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { ...state, state, url: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
 describe('Hand Over to a Person, as an AI Agent tool, honoured by the trigger (regular mode)', () => {
 	let ctx;
 	let model;
 	let failing;
 
 	beforeAll(async () => {
-		model = await startFakeChatModel(modelTurn);
-		failing = await startFailingModel();
+		// Tool calls answered after 2 s: two executions handing over at once both read the conversation before either sends.
+		model = await startScriptedModel({ toolCallDelayMs: 2000 });
+		failing = await startScriptedModel({ failing: true });
 		ctx = await openContext();
 		const { n8n, credential, client } = ctx;
 		await n8n.importCredentials([credential, modelCredential(model.url), { ...modelCredential(failing.url), id: RETRIED.modelCredentialId }]);
@@ -102,6 +65,8 @@ describe('Hand Over to a Person, as an AI Agent tool, honoured by the trigger (r
 			const result = await handsOverUntilAPersonAnswers({ n8n: ctx.n8n, client: ctx.client, model, workflowId: HANDS_OVER.id, channel: HANDS_OVER.channel });
 			console.log(JSON.stringify({ suite: 'hand-over regular mode', ...result.counts }));
 			expectHandedOverUntilAPersonAnswers(result);
+			// Both executions called the tool: the keys, not the trigger, made it one hand-over.
+			expect(result.counts.toolCallsAtOnce).toBe(2);
 		},
 		TEST_TIMEOUT_MS,
 	);
@@ -138,20 +103,20 @@ describe('Hand Over to a Person, as an AI Agent tool, honoured by the trigger (r
 			await t.inbound(conversationId, 'Please, a human');
 			const [failed] = await t.finished(before, 1);
 			const afterFailure = await t.messages(conversationId);
-			failing.state.failing = false;
-			const requestsBeforeRetry = failing.state.requests.length;
+			failing.failing = false;
+			const requestsBeforeRetry = failing.requests.length;
 			await n8n.api.retryExecution(failed.id, { loadWorkflow: false });
 			const runs = await t.finished(before, 2);
 			const retried = runs.find((run) => String(run.id) !== String(failed.id));
 			const all = await t.messages(conversationId);
-			const inRetry = failing.state.requests.slice(requestsBeforeRetry);
+			const inRetry = failing.requests.slice(requestsBeforeRetry);
 			// n8n's agent either resumes from the tool's earlier result or asks the model again, which calls the tool again.
 			const toolCallsInRetry = inRetry.filter((body) => body.messages.at(-1).role !== 'tool').length;
 			const counts = {
 				suite: 'hand-over retry regular mode',
 				failedStatus: failed.status,
 				retryStatus: retried?.status,
-				modelRefusals: failing.state.refused,
+				modelRefusals: failing.refused,
 				modelRequestsInRetry: inRetry.length,
 				toolCallsInRetry,
 				toolRunsInRetry: retried?.data.resultData.runData['Hand over to a person']?.length ?? 0,

@@ -9,9 +9,8 @@
 // and the period with the whole conversation in memory, and back after a
 // short limit with no person. Prints the counts as one JSON line each.
 const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { startFakeChatModel } = require('../support/n8n/mcp');
 const { modelCredential } = require('../support/n8n/chat-memory');
-const { SHORT_LIMIT_HOURS, expectExpired, expectHandedOverUntilAPersonAnswers, handOverExpires, handOverWorkflow, handsOverUntilAPersonAnswers, modelTurn } = require('../support/n8n/hand-over');
+const { SHORT_LIMIT_HOURS, expectExpired, expectHandedOverUntilAPersonAnswers, handOverExpires, handOverWorkflow, handsOverUntilAPersonAnswers, startScriptedModel } = require('../support/n8n/hand-over');
 
 const TEST_TIMEOUT_MS = 5 * 60 * 1000;
 const HANDS_OVER = { id: 'queueHandOver001', channel: 'telegram' };
@@ -23,7 +22,7 @@ let client;
 let model;
 
 beforeAll(async () => {
-	model = await startFakeChatModel(modelTurn);
+	model = await startScriptedModel({ toolCallDelayMs: 2000 });
 	ctx = await openQueueContext({
 		credential: { id: 'queueHandOverCr1' },
 		setUp: ({ credential }) => ({
@@ -55,6 +54,7 @@ test(
 		const result = await handsOverUntilAPersonAnswers({ n8n: cluster.main, client, model, workflowId: HANDS_OVER.id, channel: HANDS_OVER.channel });
 		console.log(JSON.stringify({ suite: 'hand-over queue mode', ...result.counts, executionsPerWorker: await perWorker(HANDS_OVER.id) }));
 		expectHandedOverUntilAPersonAnswers(result);
+		expect(result.counts.toolCallsAtOnce).toBe(2);
 	},
 	TEST_TIMEOUT_MS,
 );

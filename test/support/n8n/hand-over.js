@@ -6,6 +6,8 @@
 // Notify the team, or Reply), the model's script, and the scenarios, each
 // summarised from the conversation (markers, bot replies), the model's
 // requests and the executions' run data (the trigger's hints and items).
+const http = require('http');
+
 const { sleep, waitFor, workflows: w } = require('../../../harness');
 const { NODE_TYPES } = require('../../../harness/node-types');
 const { toolCall } = require('./mcp');
@@ -115,6 +117,50 @@ function modelTurn(body, count) {
 	return { content: `Answer ${count}` };
 }
 
+/**
+ * modelTurn behind an OpenAI-compatible server on 127.0.0.1, with two
+ * switches: `toolCallDelayMs` holds back the answers that call the hand-over
+ * tool, so two executions handing over at once have both read the
+ * conversation before either sends; while `failing`, the request after a
+ * tool's result is refused (400, which n8n's OpenAI client does not retry).
+ */
+async function startScriptedModel({ toolCallDelayMs = 0, failing = false } = {}) {
+	const model = { requests: [], refused: 0, failing, url: '', close: async () => {} };
+	const server = http.createServer((req, res) => {
+		let raw = '';
+		req.on('data', (chunk) => (raw += chunk));
+		req.on('end', () => {
+			const body = JSON.parse(raw);
+			model.requests.push(body);
+			if (model.failing && body.messages.at(-1).role === 'tool') {
+				model.refused++;
+				res.writeHead(400, { 'content-type': 'application/json' });
+				return res.end(JSON.stringify({ error: { message: 'refused by the test', type: 'invalid_request_error' } }));
+			}
+			const message = { role: 'assistant', content: null, ...modelTurn(body, model.requests.length) };
+			const answer = () => {
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end(
+					JSON.stringify({
+						id: `chatcmpl-${model.requests.length}`,
+						object: 'chat.completion',
+						created: Math.floor(Date.now() / 1000),
+						model: body.model,
+						choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+						usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+					}),
+				);
+			};
+			if (message.tool_calls && toolCallDelayMs > 0) setTimeout(answer, toolCallDelayMs);
+			else answer();
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	model.url = `http://127.0.0.1:${server.address().port}/v1`;
+	model.close = () => new Promise((resolve) => server.close(resolve));
+	return model;
+}
+
 const time = (message) => Date.parse(message.created_at);
 const markers = (all, part) => all.filter((m) => String(m.client_request_id).startsWith(`n8nhandover1_${part}_`));
 const botReplies = (all) => all.filter((m) => String(m.client_request_id).startsWith('n8n_ai-reply-'));
@@ -165,8 +211,10 @@ async function handsOverUntilAPersonAnswers({ n8n, client, model, workflowId, ch
 
 	await t.inbound(conversationId, 'Hi, my lamp arrived broken');
 	await t.finished(before, 1);
+	const requestsBeforeAsking = model.requests.length;
 	const asked = await Promise.all([t.inbound(conversationId, 'I want to talk to a human'), t.inbound(conversationId, 'A person please')]);
 	const handOverRuns = await t.finished(before, 3);
+	const toolResultsAtOnce = model.requests.slice(requestsBeforeAsking).filter((body) => body.messages.at(-1).role === 'tool').length;
 	const afterHandOver = await t.messages(conversationId);
 	const requestsAfterHandOver = model.requests.length;
 
@@ -193,6 +241,7 @@ async function handsOverUntilAPersonAnswers({ n8n, client, model, workflowId, ch
 		botRepliesWhileHandedOver: botReplies(whileHandedOver).length - botReplies(afterHandOver).length,
 		messagesSent: all.filter((m) => !m.from_customer).length,
 		handOverExecutions: handOverRuns.length,
+		toolCallsAtOnce: toolResultsAtOnce,
 		waitingHints: hintsOf(heldRuns).filter((hint) => WAITING.test(hint)).length,
 		botAnsweredAgain: botReplies(all).some((m) => time(m) > time(back)),
 	};
@@ -309,6 +358,7 @@ module.exports = {
 	AGENT,
 	handOverWorkflow,
 	modelTurn,
+	startScriptedModel,
 	markers,
 	botReplies,
 	talk,
