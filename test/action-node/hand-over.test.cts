@@ -7,7 +7,7 @@
  * the hand-over's own limit passed, the next hand-over is a new one.
  */
 import { handOverMarkerOf } from '../../nodes/shared/handOverToPerson';
-import { newExecutionId, runNode } from '../support/host/action-node.cjs';
+import { newExecutionId, runAsTool, runNode } from '../support/host/action-node.cjs';
 import { api, messagesOf, newConversation, pause, resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { byId, useSandbox } from '../support/suite.cjs';
@@ -133,4 +133,44 @@ test("Include Contact adds the customer's contact to the output, with two reads"
 	const { by_route: byRoute } = await stats(suite.sb);
 	expect(result.json[0].contact).toMatchObject({ id: conversation.customer_id });
 	expect({ conversations: byRoute['GET /conversations'], contacts: byRoute['GET /contacts/{id}'] }).toEqual({ conversations: 1, contacts: 1 });
+});
+
+describe('as an AI tool', () => {
+	const toolParameters = (conversationId: string) => ({
+		resource: 'conversation',
+		operation: 'handOver',
+		descriptionType: 'manual',
+		toolDescription: 'Hand the conversation over to a person',
+		conversationId: byId(conversationId),
+		reason: "={{ $fromAI('reason', 'Why a person must take over', 'string') }}",
+	});
+
+	test.each([
+		['an AI Agent calling it twice in one run', newExecutionId()],
+		['an MCP client (no execution id) calling it twice', null],
+	])('%s: one message, one note; the model fills the reason', async (_, executionId) => {
+		const conversation = await newConversation(suite.sb);
+		const run = await runAsTool({
+			credentials: suite.credentials,
+			parameters: toolParameters(conversation.id),
+			calls: [{ reason: 'Angry about a late parcel' }, { reason: 'Asked again' }],
+			executionId,
+		});
+		expect(run.schemaKeys).toEqual(['reason']);
+		expect(run.outcomes.map((outcome) => outcome.error)).toEqual([undefined, undefined]);
+		const { messages, notes } = await markersOf(conversation.id);
+		expect({ messages: messages.length, notes: notes.length }).toEqual({ messages: 1, notes: 1 });
+		expect(notes[0].content).toBe('Handed over to a person by the bot. Reason: Angry about a late parcel');
+	});
+
+	test('a message over the limit is an error the model can act on, and nothing is sent', async () => {
+		const conversation = await newConversation(suite.sb);
+		const run = await runAsTool({
+			credentials: suite.credentials,
+			parameters: { ...toolParameters(conversation.id), message: 'x'.repeat(4001) },
+			calls: [{ reason: 'Wants a human' }],
+		});
+		expect(run.outcomes[0].error).toMatch(/Message to Customer/);
+		expect(await markersOf(conversation.id)).toEqual({ messages: [], notes: [] });
+	});
 });
