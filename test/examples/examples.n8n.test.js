@@ -237,7 +237,7 @@ describe('examples/ in the demo environment', () => {
 	);
 
 	test(
-		'AI support agent: the conversation reaches the model as its memory (a person marked, the burst once), one reply per burst, 2 API requests for a message answered alone',
+		'AI support agent: the conversation reaches the model as its memory (a person marked, the burst once), one reply per burst, 2 API requests for a message answered alone; asked for a human, it hands over once (a message and a note, no reply, the team branch; 1 read, 2 sends) and the next message gets no model request',
 		async () => {
 			// Answers with a number; hands over when the customer asks for a human, then sums up for the team.
 			const model = await startFakeChatModel((body, count) => {
