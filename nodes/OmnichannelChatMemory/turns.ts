@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { newerFirst } from '../shared/conversation';
 import type { ConversationMessage } from '../shared/conversation';
+import { handOverMarkerOf } from '../shared/handOverToPerson';
 import { messageAuthor } from '../shared/messageAuthors';
 
 export type TurnRole = 'user' | 'assistant';
@@ -19,6 +20,14 @@ export interface Turn {
 export const PERSON_MARK = '[Person of the workspace]: ';
 /** System messages (only with Include System Messages) are the workspace's automatic notes. */
 export const SYSTEM_MARK = '[System]: ';
+/**
+ * The note of a hand-over to a person (Conversation > Hand Over to a Person),
+ * sent as the workspace System for the team: always part of the history,
+ * marked, so the model knows the conversation went to a person and why. A
+ * turn of the assistant, not of the role "system": several chat models in
+ * n8n (Anthropic, Gemini, Bedrock) refuse a system message after the first.
+ */
+export const HAND_OVER_NOTE_MARK = '[System note for the team: handed over to a person]: ';
 
 /** Types whose content is the text itself (docs/api-assumptions.md, "Messages"). */
 const TEXT_TYPES = new Set(['text', 'email']);
@@ -44,7 +53,7 @@ export function turnOf(message: IDataObject, includeSystemMessages: boolean): Tu
 	const author = messageAuthor(message);
 	const text = messageText(message);
 	if (author === 'customer') return { role: 'user', text };
-	if (author === 'package') return { role: 'assistant', text };
+	if (author === 'package') return { role: 'assistant', text: handOverMarkerOf(message)?.part === 'note' ? `${HAND_OVER_NOTE_MARK}${text}` : text };
 	if (author === 'person') return { role: 'assistant', text: `${PERSON_MARK}${text}` };
 	return includeSystemMessages ? { role: 'assistant', text: `${SYSTEM_MARK}${text}` } : undefined;
 }

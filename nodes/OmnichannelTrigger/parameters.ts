@@ -8,7 +8,7 @@ import { ALL_EVENTS, normaliseEvents } from './registration/events';
 import type { MessageFilters } from '../shared/messageFilters';
 import { keyBytesOfSecret } from './delivery/signature';
 import { burstOption } from './step/burst';
-import { stepAsideOption } from './step/stepAside';
+import { handOverLimitOption, stepAsideOption } from './step/stepAside';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -83,6 +83,7 @@ export const triggerProperties: INodeProperties[] = [
 		options: [
 			burstOption,
 			stepAsideOption,
+			handOverLimitOption,
 			{
 				displayName: 'Channel Types',
 				name: 'channelTypes',

@@ -47,6 +47,26 @@ export function seedRun(context: CustomDataHolder, seed: string, replace = false
 	}
 }
 
+/**
+ * Keeps a value in the execution's custom data, which n8n's Retry hands to
+ * the new execution; never fails the run (n8n may refuse the value).
+ */
+export function keepInExecution(context: CustomDataHolder, key: string, value: string): void {
+	const customData = customDataOf(context);
+	if (!customData) return;
+	try {
+		customData.set(key, value);
+	} catch {
+		// Without it, the reader falls back to what the conversation shows.
+	}
+}
+
+/** A value kept with keepInExecution, or undefined. */
+export function keptInExecution(context: CustomDataHolder, key: string): string | undefined {
+	const value = customDataOf(context)?.get(key);
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /** The run seed of this execution (see RUN_SEED_KEY); undefined without an execution id. */
 export function runSeed(context: IExecuteFunctions): string | undefined {
 	const executionId = context.getExecutionId();

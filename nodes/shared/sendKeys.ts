@@ -8,10 +8,12 @@
 export const CARRIER_PREFIX = 'n8nwait1_';
 /** A re-prompt: one per wait and reply, so a repeated hand-over sends it once. */
 export const REPROMPT_PREFIX = 'n8nreprompt_';
+/** A hand-over to a person: the key marks the conversation as handed over (shared/handOverToPerson). */
+export const HAND_OVER_PREFIX = 'n8nhandover1_';
 /** Every other send's default key (Omnichannel/helpers/idempotency.ts). */
 export const SEND_KEY_PREFIX = 'n8n_';
 
-export const OWN_SEND_PREFIXES: readonly string[] = [CARRIER_PREFIX, REPROMPT_PREFIX, SEND_KEY_PREFIX];
+export const OWN_SEND_PREFIXES: readonly string[] = [CARRIER_PREFIX, REPROMPT_PREFIX, HAND_OVER_PREFIX, SEND_KEY_PREFIX];
 
 /**
  * The key a send carries for a Client Request ID the user set: the same

@@ -26,16 +26,34 @@ export interface TriggerBurst extends IDataObject {
 	quietSeconds: number;
 }
 
+/**
+ * Step Aside for a Person, after Conversation > Hand Over to a Person: no
+ * person answered within the hand-over's limit, so the bot answers again
+ * (shared/handOverToPerson/state.ts). Present until the bot has answered.
+ */
+export interface TriggerHandOver extends IDataObject {
+	expired: true;
+	/** When the conversation was handed over (the service's time). */
+	since: string;
+	/** When its limit passed. */
+	expiredAt: string;
+	limitHours: number;
+}
+
 /** Output Data Only: the message or contact of the event. */
 export function dataOf(event: TriggerEvent): IDataObject {
 	const { data } = event;
 	return data !== null && typeof data === 'object' && !Array.isArray(data) ? data : { data };
 }
 
-/** The item: the whole event, or with Output Data Only its data; with Answer a Burst Once, `burst`. */
-export function triggerItem(event: TriggerEvent, { dataOnly, burst }: { dataOnly: boolean; burst?: TriggerBurst }): IDataObject {
+/** The item: the whole event, or with Output Data Only its data; with Answer a Burst Once, `burst`; after an expired hand-over, `handOver`. */
+export function triggerItem(
+	event: TriggerEvent,
+	{ dataOnly, burst, handOver }: { dataOnly: boolean; burst?: TriggerBurst; handOver?: TriggerHandOver },
+): IDataObject {
 	const json = { ...(dataOnly ? dataOf(event) : event) };
 	if (burst) json.burst = burst;
+	if (handOver) json.handOver = handOver;
 	return json;
 }
 

@@ -29,7 +29,7 @@ const operations = description.properties
 /** Words n8n leaves in lower case in Title Case. */
 const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'of', 'on', 'or', 'the', 'to']);
 const isTitleCase = (text: string) =>
-	text.split(' ').every((word, index) => /^[A-Z0-9]/.test(word) || (index > 0 && SMALL_WORDS.has(word)));
+	text.split(' ').every((word, index) => /^\(?[A-Z0-9]/.test(word) || (index > 0 && SMALL_WORDS.has(word)));
 
 /** n8n: no final period for one sentence, a final period when there are several. */
 function periodRuleBroken(text: string): boolean {

@@ -8,7 +8,7 @@ const { NODE_TYPES } = require('../../harness/node-types');
 const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 const { startDemo, EXAMPLE_IDS } = require('../../harness/demo');
 const { sharedN8n } = require('../support/n8n/shared');
-const { OMNICHANNEL_TOOL_TYPE, connectMcp, mcpRequestStatus, resultText, startFakeChatModel } = require('../support/n8n/mcp');
+const { OMNICHANNEL_TOOL_TYPE, connectMcp, mcpRequestStatus, resultText, startFakeChatModel, toolCall } = require('../support/n8n/mcp');
 const { textOf } = require('../support/n8n/chat-memory');
 
 const QUIET_PERIOD_MS = 3000;
@@ -168,7 +168,12 @@ describe('examples/ in the demo environment', () => {
 			const agent = await demo.n8n.api.getWorkflow(EXAMPLE_IDS.aiSupportAgent);
 			expect(agent.connections['Customer wrote in']).toEqual({ main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] });
 			expect(agent.connections['Conversation memory']).toEqual({ ai_memory: [[{ node: 'AI Agent', type: 'ai_memory', index: 0 }]] });
-			expect(agent.connections['AI Agent']).toEqual({ main: [[{ node: 'Reply to customer', type: 'main', index: 0 }]] });
+			expect(agent.connections['AI Agent']).toEqual({ main: [[{ node: 'Handed over?', type: 'main', index: 0 }]] });
+			expect(agent.connections['Handed over?']).toEqual({
+				main: [[{ node: 'Notify the team', type: 'main', index: 0 }], [{ node: 'Reply to customer', type: 'main', index: 0 }]],
+			});
+			// The team's notification runs in the demo without network: a disabled placeholder the user enables or swaps.
+			expect(agent.nodes.find((n) => n.name === 'Notify the team')).toMatchObject({ type: 'n8n-nodes-base.httpRequest', disabled: true });
 			// Imported without a chat model: the user connects their own.
 			expect(agent.nodes.some((n) => /lmChat/.test(n.type))).toBe(false);
 		},
@@ -232,9 +237,16 @@ describe('examples/ in the demo environment', () => {
 	);
 
 	test(
-		'AI support agent: the conversation reaches the model as its memory (a person marked, the burst once), one reply per burst, 2 API requests for a message answered alone',
+		'AI support agent: the conversation reaches the model as its memory (a person marked, the burst once), one reply per burst, 2 API requests for a message answered alone; asked for a human, it hands over once (a message and a note, no reply, the team branch; 1 read, 2 sends) and the next message gets no model request',
 		async () => {
-			const model = await startFakeChatModel((body, count) => ({ content: `Answer ${count}` }));
+			// Answers with a number; hands over when the customer asks for a human, then sums up for the team.
+			const model = await startFakeChatModel((body, count) => {
+				const last = body.messages.at(-1);
+				if (last.role === 'tool') return { content: 'The customer asks for a person about order 1234.' };
+				const handOver = (body.tools ?? []).find((t) => t.function.name === 'Hand_over_to_a_person');
+				if (handOver && /human/i.test(textOf(last))) return { tool_calls: [toolCall(`call_${count}`, handOver.function.name, { reason: 'The customer asks for a person' })] };
+				return { content: `Answer ${count}` };
+			});
 			const { api } = demo.n8n;
 			let workflowId;
 			// The auto-reply answers every customer message too, and its reply would end a burst.
@@ -313,7 +325,7 @@ describe('examples/ in the demo environment', () => {
 				expect(await client.control('GET', `/messages/${replies[1].id}`)).toMatchObject({ reply_to_message_id: last.id });
 				// The agent ran twice in all: for Hello, and once for the burst.
 				expect(model.requests).toHaveLength(2);
-				expect(model.requests[0].tools.map((t) => t.function.name)).toEqual(['Find_contact']);
+				expect(model.requests[0].tools.map((t) => t.function.name).sort()).toEqual(['Find_contact', 'Hand_over_to_a_person']);
 
 				const turns = (request) => request.messages.slice(1).map((m) => ({ role: m.role, text: textOf(m) }));
 				expect(turns(model.requests[0])).toEqual([{ role: 'user', text: 'Hello' }]);
@@ -334,6 +346,33 @@ describe('examples/ in the demo environment', () => {
 					}),
 				);
 				expect({ reads: alone.reads, sends: alone.sends }).toEqual({ reads: 1, sends: 1 });
+
+				// The customer asks for a human: the agent hands over (the message and the note, no reply), the team branch runs;
+				// the next customer message gets no model request and no reply.
+				await sleep(QUIET_PERIOD_MS);
+				await client.control('DELETE', '/stats');
+				const requestsBefore = model.requests.length;
+				await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'I want to talk to a human' });
+				const handOverRun = (await executionsDone(3)).reduce((newest, e) => (Number(e.id) > Number(newest.id) ? e : newest));
+				const handOverStats = await client.control('GET', '/stats');
+				await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'Hello?' });
+				await executionsDone(4);
+				await sleep(QUIET_PERIOD_MS);
+				const after = await client.listAll('/messages', { conversation_id: conversation.id });
+				const handOverMessages = after.filter((m) => String(m.client_request_id).startsWith('n8nhandover1_m_'));
+				const handOverNotes = after.filter((m) => String(m.client_request_id).startsWith('n8nhandover1_n_'));
+				const { data: runData } = await demo.n8n.api.getExecution(handOverRun.id);
+				const handOver = {
+					modelRequests: model.requests.length - requestsBefore,
+					handOverMessages: handOverMessages.length,
+					handOverNotes: handOverNotes.length,
+					repliesAfter: after.filter((m) => /^Answer \d+$/.test(m.content)).length - replies.length,
+					teamNotified: Boolean(runData.resultData.runData['Notify the team']),
+					apiRequests: { reads: handOverStats.by_route['GET /messages'] ?? 0, sends: handOverStats.by_route['POST /messages/text'] ?? 0 },
+				};
+				console.log(JSON.stringify({ suite: 'examples ai-support-agent hand-over', ...handOver }));
+				expect(handOver).toEqual({ modelRequests: 2, handOverMessages: 1, handOverNotes: 1, repliesAfter: 0, teamNotified: true, apiRequests: { reads: 1, sends: 2 } });
+				expect(runData.resultData.runData['Reply to customer']).toBeUndefined();
 			} finally {
 				if (workflowId) await demo.n8n.unpublishWorkflow(workflowId).catch(() => {});
 				await demo.n8n.publishWorkflow(EXAMPLE_IDS.autoReply);

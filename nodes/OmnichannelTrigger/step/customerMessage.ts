@@ -12,7 +12,9 @@ import { readRecentMessages } from '../../shared/conversation';
 import { messageAuthor } from '../../shared/messageAuthors';
 import { answerBurst, quietSecondsOf, waitUnlessCancelled } from './burst';
 import type { Burst, BurstMessage } from './burst';
-import { personAnswering, stepAsideHint, stepAsideMinutesOf } from './stepAside';
+import { DEFAULT_HAND_OVER_HOURS, expiredHandOverItem, handOverAnsweredHint, handOverVerdict, handOverWaitingHint, keepEndedHandOver } from '../../shared/handOverToPerson';
+import type { TriggerHandOver } from '../../shared/triggerItem';
+import { handOverLimitHoursOf, personAnswering, stepAsideHint, stepAsideMinutesOf } from './stepAside';
 
 /** The message of a `message.created` event that a customer wrote; undefined for every other event. */
 export function customerMessageOf(event: { type: string; data?: IDataObject }): IDataObject | undefined {
@@ -22,11 +24,17 @@ export function customerMessageOf(event: { type: string; data?: IDataObject }): 
 export interface ConversationOptions {
 	quietSeconds?: number;
 	stepAsideMinutes?: number;
+	/** Read only with Step Aside, which honours hand-overs; its default when absent. */
+	handOverLimitHours?: number;
 }
 
 /** The options that read the conversation, checked; both undefined when neither is on. */
 export function conversationOptionsOf(node: INode, options: IDataObject, itemIndex?: number): ConversationOptions {
-	return { quietSeconds: quietSecondsOf(node, options, itemIndex), stepAsideMinutes: stepAsideMinutesOf(node, options, itemIndex) };
+	return {
+		quietSeconds: quietSecondsOf(node, options, itemIndex),
+		stepAsideMinutes: stepAsideMinutesOf(node, options, itemIndex),
+		handOverLimitHours: handOverLimitHoursOf(node, options, itemIndex),
+	};
 }
 
 const readsConversation = (options: ConversationOptions) => options.quietSeconds !== undefined || options.stepAsideMinutes !== undefined;
@@ -47,7 +55,7 @@ export function checkConversationOptions(context: IHookFunctions): void {
 	if (readsConversation(conversationOptionsOf(node, context.getNodeParameter('options', {}) as IDataObject))) requireApiCredential(node);
 }
 
-export type CustomerMessageOutcome = { continue: true; burst?: Burst } | { continue: false; hint: string };
+export type CustomerMessageOutcome = { continue: true; burst?: Burst; handOver?: TriggerHandOver } | { continue: false; hint: string };
 
 export async function customerMessageStep(
 	context: IExecuteFunctions,
@@ -71,11 +79,22 @@ export async function customerMessageStep(
 	const quietLeftMs = options.quietSeconds === undefined ? 0 : options.quietSeconds * 1000 - quietWaitedMs;
 	if (quietLeftMs > 0) await waitUnlessCancelled(context, quietLeftMs, itemIndex);
 	const latest = (await readRecentMessages(context, message.conversation_id, { itemIndex, keepForExecution: true })) as BurstMessage[];
+	let handOver: TriggerHandOver | undefined;
 	if (options.stepAsideMinutes !== undefined) {
+		const verdict = handOverVerdict(message, latest, options.handOverLimitHours ?? DEFAULT_HAND_OVER_HOURS);
+		if (verdict.kind === 'waiting') return { continue: false, hint: handOverWaitingHint(message, verdict, options.stepAsideMinutes) };
 		const person = personAnswering(message, latest, options.stepAsideMinutes);
-		if (person) return { continue: false, hint: stepAsideHint(message, person, options.stepAsideMinutes) };
+		if (person) {
+			const hint = verdict.kind === 'answered' ? handOverAnsweredHint(message, verdict, person, options.stepAsideMinutes) : stepAsideHint(message, person, options.stepAsideMinutes);
+			return { continue: false, hint };
+		}
+		if (verdict.kind === 'expired') {
+			handOver = expiredHandOverItem(verdict);
+			// A hand-over in this execution (or its Retry) starts anew instead of repeating the expired one.
+			keepEndedHandOver(context, verdict.episode);
+		}
 	}
-	if (options.quietSeconds === undefined) return { continue: true };
+	if (options.quietSeconds === undefined) return { continue: true, handOver };
 	const outcome = await answerBurst(context, message, latest, options.quietSeconds);
-	return 'hint' in outcome ? { continue: false, hint: outcome.hint } : { continue: true, burst: outcome.burst };
+	return 'hint' in outcome ? { continue: false, hint: outcome.hint } : { continue: true, burst: outcome.burst, handOver };
 }

@@ -42,7 +42,7 @@ export async function triggerStep(context: IExecuteFunctions): Promise<INodeExec
 			context.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
 			continue;
 		}
-		output.push({ json: triggerItem(event, { dataOnly, burst: outcome.burst }), pairedItem: { item: index } });
+		output.push({ json: triggerItem(event, { dataOnly, burst: outcome.burst, handOver: outcome.handOver }), pairedItem: { item: index } });
 	}
 	return [output];
 }

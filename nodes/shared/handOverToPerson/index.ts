@@ -1,0 +1,2 @@
+export * from './marker';
+export * from './state';
