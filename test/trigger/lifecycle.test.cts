@@ -184,6 +184,20 @@ describe('automatic registration', () => {
 		expect((await webhooksAt(host.url('production'))).map((w) => w.id)).toEqual([first]);
 	});
 
+	test('an API that does not answer the check of the webhook keeps the registration: publishing succeeds, nothing is created', async () => {
+		const host = await newHost({ events: ['message.created'] });
+		await host.activate();
+		const [first] = await webhooksAt(host.url('production'));
+		await control(sandbox, 'PUT', '/faults', { error_rate: 1, error_status: 503 });
+		try {
+			await host.activate();
+		} finally {
+			await control(sandbox, 'DELETE', '/faults');
+		}
+		expect((await webhooksAt(host.url('production'))).map((w) => w.id)).toEqual([first.id]);
+		expect(stored(host)?.id).toBe(first.id);
+	});
+
 	test('no event chosen fails activation', async () => {
 		const host = await newHost({ events: [], otherEvents: ' , ' });
 		await expect(host.activate()).rejects.toThrow('Choose at least one event');

@@ -1,5 +1,5 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { apiRequest, apiRequestAllItems } from '../../shared/transport';
 import { checkConversationOptions } from '../step/customerMessage';
@@ -36,14 +36,14 @@ function webhookPath(id: string): string {
 	return `/webhooks/${encodeURIComponent(id)}`;
 }
 
-async function lookUp(context: IHookFunctions, id: string): Promise<ServiceWebhook | 'gone' | 'unreadable'> {
+/** The webhook at the service; 'unreadable' without webhooks:read; 'unknown' when the API did not answer (after the transport's retries). */
+async function lookUp(context: IHookFunctions, id: string): Promise<ServiceWebhook | 'gone' | 'unreadable' | { unknown: string }> {
 	try {
 		return (await apiRequest.call(context, 'GET', webhookPath(id))) as ServiceWebhook;
 	} catch (error) {
 		if (hasStatus(error, '404')) return 'gone';
 		if (hasStatus(error, '403')) return 'unreadable';
-		// The transport's errors are already node errors with an explanation.
-		throw error instanceof NodeApiError ? error : new NodeApiError(context.getNode(), error as JsonObject);
+		return { unknown: (error as Error).message };
 	}
 }
 
@@ -177,6 +177,12 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 		// registration we hold is trusted. The log says what that costs.
 		this.logger.info(
 			`Omnichannel Trigger "${this.getNode().name}": the API key cannot read webhooks (webhooks:read), so webhook ${stored.id} is kept without checking it still exists. Add the scope, or publish the workflow again after deleting the webhook in the dashboard.`,
+		);
+	} else if ('unknown' in remote) {
+		// Failing the publish would leave the workflow without its webhook in n8n, and the retired one would go
+		// after the grace: the registration we hold is kept.
+		this.logger.warn(
+			`Omnichannel Trigger "${this.getNode().name}": could not check webhook ${stored.id} at the service (${remote.unknown}); it is kept as registered.`,
 		);
 	} else if (remote.url !== url || !sameEvents(remote.events, events) || remote.is_active === false) {
 		// Changed at the service, or inactive (the API cannot reactivate it): replaced.
