@@ -44,7 +44,8 @@ describe('Hand Over to a Person, as an AI Agent tool, honoured by the trigger (r
 		failing = await startScriptedModel({ failing: true });
 		ctx = await openContext();
 		const { n8n, credential, client } = ctx;
-		await n8n.importCredentials([credential, modelCredential(model.url), { ...modelCredential(failing.url), id: RETRIED.modelCredentialId }]);
+		// Its own name: on the run's shared n8n an import of the same name updates the credential (harness/n8n-rest.js).
+		await n8n.importCredentials([credential, modelCredential(model.url), { ...modelCredential(failing.url), id: RETRIED.modelCredentialId, name: 'Failing chat model' }]);
 		await n8n.importWorkflows([handOverWorkflow({ ...HANDS_OVER, credential }), handOverWorkflow({ ...EXPIRES, credential }), handOverWorkflow({ ...RETRIED, credential })]);
 		await n8n.start();
 		await n8n.setupOwnerAndApiKey();

@@ -55,6 +55,8 @@ test(
 		const { lost, ...outcomes } = await driver.outcomesOf(recorder, sent);
 		const attempts = (await client.control('GET', '/deliveries')).filter((d) => sent.some((m) => m.id === d.data_id));
 		const executions = await cluster.main.listExecutions({ workflowId: ID });
+		const replies = outcomes.replies.sent;
+		const others = outcomes.others.sent;
 		const counts = {
 			...outcomes,
 			executions: executions.length,
@@ -63,8 +65,6 @@ test(
 			deliveryAnswers: attempts.reduce((all, a) => ({ ...all, [a.status ?? 'none in 10 s']: (all[a.status ?? 'none in 10 s'] ?? 0) + 1 }), {}),
 		};
 		console.log(JSON.stringify({ suite: 'chat stream (queue mode)', waits: WAITS, rate: RATE, seconds: SECONDS, ...counts, lost }));
-		const replies = outcomes.replies.sent;
-		const others = outcomes.others.sent;
 		expect(outcomes.replies).toEqual({ sent: replies, once: replies, lost: 0, doubled: 0, startedRun: 0 });
 		expect(outcomes.others).toEqual({ sent: others, once: others, lost: 0, doubled: 0 });
 		// The waits' runs and one per other message: a reply resumes its wait and starts none. A copy the
