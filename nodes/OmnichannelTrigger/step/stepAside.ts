@@ -34,17 +34,22 @@ export const stepAsideOption: INodeProperties = {
 	hint: 'The conversation is read once per customer message; with Answer a Burst Once, the same read serves both.',
 };
 
+/** An option's number above 0 and at most `max`, or the error naming the option, its unit and the value. */
+function positiveAtMost(node: INode, value: unknown, option: string, unit: string, max: number, itemIndex?: number): number {
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
+		throw new NodeOperationError(node, `'${option}' needs a positive number of ${unit}, at most ${max}`, {
+			itemIndex,
+			description: `The option's value is ${JSON.stringify(value)}. Set it to a number of ${unit} above 0 and at most ${max}.`,
+		});
+	}
+	return value;
+}
+
 /** The period the node asks for in minutes, or undefined when the option is off; throws when it is not a positive number. */
 export function stepAsideMinutesOf(node: INode, options: IDataObject, itemIndex?: number): number | undefined {
 	const value = options.stepAsideMinutes;
 	if (value === undefined) return undefined;
-	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_STEP_ASIDE_MINUTES) {
-		throw new NodeOperationError(node, `'Step Aside for a Person' needs a positive number of minutes, at most ${MAX_STEP_ASIDE_MINUTES}`, {
-			itemIndex,
-			description: `The option's value is ${JSON.stringify(value)}. Set it to a number of minutes above 0 and at most ${MAX_STEP_ASIDE_MINUTES}.`,
-		});
-	}
-	return value;
+	return positiveAtMost(node, value, 'Step Aside for a Person', 'minutes', MAX_STEP_ASIDE_MINUTES, itemIndex);
 }
 
 export const handOverLimitOption: INodeProperties = {
@@ -60,13 +65,7 @@ export const handOverLimitOption: INodeProperties = {
 export function handOverLimitHoursOf(node: INode, options: IDataObject, itemIndex?: number): number {
 	const value = options.handOverLimitHours;
 	if (value === undefined) return DEFAULT_HAND_OVER_HOURS;
-	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_HAND_OVER_HOURS) {
-		throw new NodeOperationError(node, `'Hand-Over Limit (Hours)' needs a positive number of hours, at most ${MAX_HAND_OVER_HOURS}`, {
-			itemIndex,
-			description: `The option's value is ${JSON.stringify(value)}. Set it to a number of hours above 0 and at most ${MAX_HAND_OVER_HOURS}.`,
-		});
-	}
-	return value;
+	return positiveAtMost(node, value, 'Hand-Over Limit (Hours)', 'hours', MAX_HAND_OVER_HOURS, itemIndex);
 }
 
 /** The newest message of a person at most `minutes` before `message`, or after it: the bot steps aside. */
