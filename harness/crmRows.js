@@ -135,4 +135,77 @@ function syncRows({ contacts, rows, tag }) {
 	};
 }
 
-module.exports = { crmRows, countPeople, upsertParameters, syncRows, syncPerson, letterTag };
+/**
+ * Writings of one number that the matching rules take as the same (default
+ * country calling code 49): a German landline, an Italian one (whose 0 stays
+ * after the code) and a German mobile, each as a sheet or a form may write it.
+ */
+const WRITINGS = [
+	(local) => [`+49 30 ${local}`, `0049 (0)30 ${local}`, `(030) ${local.slice(0, 3)} ${local.slice(3)}`, `(+49) 030/${local}`, `+49 (0)30-${local}`],
+	(local) => [`+39 055 ${local}`, `0039 055 ${local}`, `(+39) 055/${local}`, `+39 (055) ${local.slice(0, 3)} ${local.slice(3)}`],
+	(local) => [`0171 ${local}`, `+49 171 ${local}`, `0049 171 ${local}`, `(+49) 0171-${local}`],
+];
+
+/**
+ * The people of two runs of one workflow that meet them at the same moment,
+ * by the fields each run's rows carry: each shape gives `perShape` people,
+ * and each person the rows of run A and of run B below. A person's rows in
+ * the two runs agree on at least one field (directly, or through another row
+ * of the same run), so the person is one contact, made by one row.
+ */
+const SHAPES = {
+	'email only in both': (p, w) => [[{ name: p.name, email: p.email }], [{ name: p.name, email: `  ${p.email.toUpperCase()} ` }]],
+	'phone only in both, other writings': (p, w) => [[{ name: p.name, phone: w[0] }], [{ name: p.name, phone: w[2] }]],
+	'both fields in both, other writings': (p, w) => [[{ name: p.name, email: p.email, phone: w[1] }], [{ name: p.name, email: p.email.toUpperCase(), phone: w[3] }]],
+	'phone only, then both (agree on the phone)': (p, w) => [[{ name: `${p.name} `, phone: w[3] }], [{ name: p.name, email: p.email.toUpperCase(), phone: w[1] }]],
+	'email only, then both (agree on the email)': (p, w) => [[{ name: p.name, email: p.email }], [{ name: p.name, email: p.email, phone: w[0] }]],
+	'both, with another phone (agree on the email)': (p, w, other) => [[{ name: p.name, email: p.email, phone: w[0] }], [{ name: p.name, email: p.email, phone: other }]],
+	'phone only, then email only and both in one run': (p, w) => [[{ name: p.name, phone: w[2] }], [{ name: p.name, email: p.email }, { name: p.name, email: p.email, phone: w[0] }]],
+	'phone only and both in one run, both in the other': (p, w) => [[{ name: p.name, phone: w[0] }, { name: p.name, email: p.email, phone: w[1] }], [{ name: p.name, email: p.email, phone: w[2] }]],
+};
+
+/**
+ * Two runs' rows (`runs`: [rowsA, rowsB]) and their people (`people`: name
+ * and shape). Person n is `Person <n> <tag>`; emails carry no digits (the
+ * API's search compares a text's digits with phones), numbers come from
+ * `area` (1 to 9) so that runs of one sandbox stay apart. The rows of a run
+ * are spread: each person's second row comes a few rows after the first.
+ */
+function twoRunsOfPeople({ perShape = 3, tag, area = 1 }) {
+	const people = [];
+	const runs = [[], []];
+	let n = 0;
+	for (const [shape, rowsOf] of Object.entries(SHAPES)) {
+		for (let i = 0; i < perShape; i++, n++) {
+			const local = String(area * 1_000_000 + 1000 + n * 7);
+			const other = String(area * 1_000_000 + 5000 + n * 7);
+			const person = { name: `Person ${n} ${tag}`, email: `person.${letters(n)}.${tag}@example.com` };
+			const writings = WRITINGS[n % WRITINGS.length];
+			rowsOf(person, writings(local), writings(other)[0]).forEach((rows, run) => runs[run].push(rows));
+			people.push({ name: person.name, shape });
+		}
+	}
+	// Each person's rows in turn, the second rows a round later: other people's rows come between.
+	const spread = (perPerson) => [...perPerson.map((rows) => rows[0]), ...perPerson.filter((rows) => rows.length > 1).map((rows) => rows[1])];
+	return { people, runs: runs.map(spread) };
+}
+
+/**
+ * Per shape of twoRunsOfPeople: its people, the contacts they have, and the
+ * output rows that say `created` (both should equal the people).
+ */
+function countByShape(people, contacts, outputs) {
+	const tally = (names) => names.reduce((counts, name) => counts.set(name, (counts.get(name) ?? 0) + 1), new Map());
+	const created = tally(outputs.filter((json) => json._upsert?.action === 'created').map((json) => String(json.name).trim()));
+	const stored = tally(contacts.map((contact) => String(contact.name).trim()));
+	const byShape = {};
+	for (const { name, shape } of people) {
+		const counts = (byShape[shape] ??= { people: 0, contacts: 0, created: 0 });
+		counts.people++;
+		counts.contacts += stored.get(name) ?? 0;
+		counts.created += created.get(name) ?? 0;
+	}
+	return byShape;
+}
+
+module.exports = { crmRows, countPeople, upsertParameters, syncRows, syncPerson, letterTag, twoRunsOfPeople, countByShape, SHAPES };

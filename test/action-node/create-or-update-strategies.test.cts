@@ -306,6 +306,11 @@ describe('two workflows, the same people, at the same moment', () => {
 		expect(results.map((result) => result.status)).toEqual(['success', 'success']);
 		expect(duplicatesByEmail(contacts)).toBe(0);
 		expect(contacts).toHaveLength(60);
+		// One row per person says created: the row whose contact was kept. A row whose contact was merged into it says updated, naming it in merged.
+		expect(count(created.map((json) => String(json.email).toLowerCase()))).toEqual(Object.fromEntries(people.map((one) => [String(one.email), 1])));
+		const mergedAway = results.flatMap((result) => result.json).filter((json) => upsertOf(json).action !== 'created' && (upsertOf(json).merged ?? []).length > 0);
+		expect(mergedAway.every((json) => upsertOf(json).action === 'updated')).toBe(true);
+		expect(mergedAway.length).toBe(new Set(merged).size);
 		// Every row's output names the contact that stayed.
 		const ids = new Set(contacts.map((contact) => contact.id));
 		expect(results.flatMap((result) => result.json).filter((json) => !ids.has(json.id))).toEqual([]);

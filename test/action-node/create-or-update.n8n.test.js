@@ -5,7 +5,10 @@
 // - 1,000 rows, 200 of them people of the same run again in other writings:
 //   one contact per person;
 // - two executions with the same people started at the same moment: one
-//   contact per person;
+//   contact per person; and two executions whose rows of one person carry
+//   other fields (email only, phone only, both, other writings, rows that
+//   agree on one field, rows linked through a third row): each person
+//   created once, by one row;
 // - n8n's Retry On Fail under injected 5xx on writes (half of them after the
 //   API created the contact), and n8n's Retry of a failed execution: nothing
 //   created twice.
@@ -18,7 +21,7 @@
 const crypto = require('crypto');
 
 const { waitFor, workflows: w } = require('../../harness');
-const { crmRows, countPeople, upsertParameters, syncRows, letterTag } = require('../../harness/crmRows');
+const { crmRows, countPeople, upsertParameters, syncRows, letterTag, twoRunsOfPeople, countByShape } = require('../../harness/crmRows');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const TEST_TIMEOUT_MS = 8 * 60 * 1000;
@@ -132,6 +135,27 @@ describe('Contact > Create or Update in n8n: once per person', () => {
 	);
 
 	test(
+		'two executions whose rows of a person carry other fields, at the same moment (100 ms per request): every person created once, by one row',
+		async () => {
+			const { people, runs } = twoRunsOfPeople({ perShape: 5, tag: letterTag(crypto.randomBytes(6)), area: 4 });
+			await ctx.client.control('PUT', '/faults', { latency_ms: 100 });
+			let outputs;
+			try {
+				outputs = await Promise.all(runs.map((rows) => post('crm-sync', rows)));
+			} finally {
+				await ctx.client.control('DELETE', '/faults');
+			}
+			const contacts = (await ctx.client.listAll('/contacts')).filter((contact) => people.some((one) => one.name === contact.name));
+			const byShape = countByShape(people, contacts, outputs.flat());
+			summary.shapes = byShape;
+			console.log(`create-or-update: two executions, by shape: ${JSON.stringify(byShape)}`);
+			for (const counts of Object.values(byShape)) expect(counts).toEqual({ people: counts.people, contacts: counts.people, created: counts.people });
+			expect(outputs.flat().flatMap((json) => json._upsert.merged ?? [])).toEqual([]);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test(
 		"Retry On Fail under injected 5xx on 20% of requests (writes fail before or after the API's change): one contact per person",
 		async () => {
 			const tag = newTag();
@@ -228,6 +252,8 @@ describe('Contact > Create or Update in n8n: once per person', () => {
 			summary.twoWorkflows = { rows: 80, ...counts, actions: actions([...form, ...sheet]), merged: merged.size };
 			console.log(`create-or-update: two workflows at once: ${JSON.stringify(summary.twoWorkflows)}`);
 			expect(counts).toEqual({ contacts: 40, people: 40, duplicates: 0 });
+			// A row whose contact was merged into the one kept says updated: created counts new people.
+			expect(actions([...form, ...sheet]).created).toBe(40);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -5,12 +5,14 @@
 // workers at once (checked: one execution each): two processes, kept apart
 // only by the lock in n8n's database. Counted in the sandbox: one contact per person, with the
 // contacts read first (Find Contacts By: Automatic, which reads them here) and
-// with a search per row; and two workflows that meet the same people at the
-// same moment, on the two workers: one contact per person.
+// with a search per row; two executions whose rows of one person carry other
+// fields (harness/crmRows.js, twoRunsOfPeople): each person created once, by
+// one row; and two workflows that meet the same people at the same moment,
+// on the two workers: one contact per person, one row says created.
 const crypto = require('crypto');
 
 const { waitFor, workflows: w } = require('../../harness');
-const { crmRows, countPeople, upsertParameters } = require('../../harness/crmRows');
+const { crmRows, countPeople, upsertParameters, letterTag, twoRunsOfPeople, countByShape } = require('../../harness/crmRows');
 const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const TEST_TIMEOUT_MS = 8 * 60 * 1000;
@@ -102,6 +104,33 @@ test.each([
 	TEST_TIMEOUT_MS,
 );
 
+test.each([
+	['Automatic (reads all contacts first here)', PATH, 'shapes', 5],
+	['Search Each Row', MORE[0].path, 'shapesSearchEachRow', 6],
+])(
+	'two executions whose rows of a person carry other fields, at the same moment on two workers (100 ms per request), %s: every person created once, by one row',
+	async (_label, path, key, area) => {
+		const { people, runs } = twoRunsOfPeople({ perShape: 5, tag: letterTag(crypto.randomBytes(6)), area });
+		const before = cluster.workerExecutionIds().map((ids) => ids.size);
+		await client.control('PUT', '/faults', { latency_ms: 100 });
+		let outputs;
+		try {
+			outputs = await Promise.all(runs.map((rows) => post(rows, path)));
+		} finally {
+			await client.control('DELETE', '/faults');
+		}
+		const contacts = (await client.listAll('/contacts')).filter((contact) => people.some((one) => one.name === contact.name));
+		const perWorker = cluster.workerExecutionIds().map((ids, index) => ids.size - before[index]);
+		const byShape = countByShape(people, contacts, outputs.flat());
+		summary[key] = { ...byShape, executionsPerWorker: perWorker };
+		console.log(`create-or-update (queue, ${key}): ${JSON.stringify(summary[key])}`);
+		expect(perWorker).toEqual([1, 1]);
+		for (const counts of Object.values(byShape)) expect(counts).toEqual({ people: counts.people, contacts: counts.people, created: counts.people });
+		expect(outputs.flat().flatMap((json) => json._upsert.merged ?? [])).toEqual([]);
+	},
+	TEST_TIMEOUT_MS,
+);
+
 test(
 	'two workflows, the same 40 people at the same moment on two workers (100 ms per request): one contact per person',
 	async () => {
@@ -122,6 +151,8 @@ test(
 		console.log(`create-or-update (queue, two workflows): ${JSON.stringify(summary.twoWorkflows)}`);
 		expect(perWorker).toEqual([1, 1]);
 		expect(counts).toEqual({ contacts: 40, people: 40, duplicates: 0 });
+		// A row whose contact was merged into the one kept says updated: created counts new people.
+		expect(summary.twoWorkflows.actions.created).toBe(40);
 	},
 	TEST_TIMEOUT_MS,
 );

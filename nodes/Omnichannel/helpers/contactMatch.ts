@@ -43,14 +43,16 @@ export const sameEmail = (email: string) => (contact: IDataObject) =>
 	typeof contact.email === 'string' && contact.email.trim() !== '' && emailKey(contact.email) === email;
 
 /**
- * Contacts whose phone is the row's under phoneKey. With `rowHasEmail`
- * (Email Then Phone, no contact had the email), a contact holding another
- * email is another person who shares the number (a switchboard) and is left.
+ * Contacts whose phone is the row's under phoneKey. With `rowEmail` (Email
+ * Then Phone, no contact had the email), a contact holding another email is
+ * another person who shares the number (a switchboard) and is left; one that
+ * holds the row's own email got it from another writer after the row's email
+ * search, and is the row's person.
  */
-export const samePhone = (phone: string, defaultCountryCode: string, rowHasEmail: boolean) => (contact: IDataObject) =>
+export const samePhone = (phone: string, defaultCountryCode: string, rowEmail?: string) => (contact: IDataObject) =>
 	typeof contact.phone === 'string' &&
 	phoneKey(contact.phone, defaultCountryCode) === phone &&
-	!(rowHasEmail && typeof contact.email === 'string' && contact.email.trim() !== '');
+	(rowEmail === undefined || typeof contact.email !== 'string' || contact.email.trim() === '' || emailKey(contact.email) === rowEmail);
 
 const timeOf = (value: unknown): number => Date.parse(String(value ?? '')) || 0;
 

@@ -35,12 +35,18 @@ const CREATE_LOCK_TIMING: LockTiming = { ...LOCK_TIMING, holdMs: 5_000 };
 /** After giving the lock back for another's turn: long enough for a waiter's next try (every 5 to 25 ms). */
 const HAND_OVER_MS = 50;
 
+/** A reserved place in line: `wait` resolves when the earlier holders are done; `done` must follow. */
+export interface Place {
+	wait: () => Promise<void>;
+	done: () => void;
+}
+
 /** A place in line per key: a task waits for the tasks that reserved one of its keys before it. */
 export class KeyLocks {
 	private readonly tails = new Map<string, Promise<void>>();
 
-	/** Reserves the keys now; `wait` resolves when the earlier holders are done; `done` must follow. */
-	reserve(keys: string[]): { wait: () => Promise<void>; done: () => void } {
+	/** Reserves the keys now. */
+	reserve(keys: string[]): Place {
 		const earlier = keys.map((key) => this.tails.get(key)).filter((tail) => tail !== undefined);
 		let done = () => {};
 		const mine = new Promise<void>((resolve) => (done = resolve));

@@ -3,7 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { PER_PAGE_MAX } from '../../../shared/transport';
 import { contactFieldOptions, nameProperty } from '../../helpers/contactFields';
-import { keyNames } from '../../helpers/contactMatch';
 import { simplifyProperty } from '../../helpers/simplify';
 import { readRow } from '../../helpers/upsert/row';
 import { upsertRun } from '../../helpers/upsert/run';
@@ -154,21 +153,19 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * Reads and checks the row (no request), and reserves its place in line
- * among the rows of its person, in item order; the call then finds the
- * contact and writes (helpers/upsert/writes.ts).
+ * Reads and checks the row (no request); the call then waits for the earlier
+ * rows of its person, finds the contact and writes (helpers/upsert/writes.ts).
  */
 export const execute: OperationExecute = async function (itemIndex, run) {
 	const validator = new ItemValidator(this.getNode(), itemIndex);
 	const row = readRow(this, validator);
 	const state = upsertRun(run);
-	state.count(row);
-	const writer = new RowWriter(this, validator, row, state, run.throttle);
-	const place = state.persons.reserve(keyNames(row.keys));
+	state.add(row);
 	return async () => {
+		const place = state.placeOf(row);
 		try {
 			await place.wait();
-			return await writer.run();
+			return await new RowWriter(this, validator, state.asPerson(row), state, run.throttle).run();
 		} finally {
 			place.done();
 		}

@@ -32,8 +32,8 @@ export async function findPerson(row: Row, source: ContactSource): Promise<Match
 		const contacts = (await source.withEmail(email)).filter(sameEmail(email));
 		if (contacts.length > 0 || phone === undefined) return { contacts, by: 'email' };
 	}
-	const rowHasEmail = row.matchBy === 'emailThenPhone' && row.body.email !== undefined;
-	const contacts = (await source.withPhone(phone as string)).filter(samePhone(phone as string, row.defaultCountryCode, rowHasEmail));
+	const rowEmail = row.matchBy === 'emailThenPhone' ? email : undefined;
+	const contacts = (await source.withPhone(phone as string)).filter(samePhone(phone as string, row.defaultCountryCode, rowEmail));
 	return { contacts, by: 'phone' };
 }
 

@@ -2,8 +2,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequestAllItems, listPage, PER_PAGE_MAX } from '../../../shared/transport';
 import type { RunContext } from '../operation';
+import { keyNames } from '../contactMatch';
 import { KeyLocks } from '../personLock';
+import type { Place } from '../personLock';
 import { ContactDirectory } from './directory';
+import { RunPersons } from './persons';
 import type { Row } from './row';
 import { AUTO_MIN_ROWS, readAllPays } from './strategy';
 
@@ -33,19 +36,38 @@ export interface CreatedContact {
  * workspace's size) and the contacts they created.
  */
 export class UpsertRun {
-	/** Rows of one person (rows that share an email or phone) run one after another, in row order. */
-	readonly persons = new KeyLocks();
-
 	readonly created = new Map<string, CreatedContact>();
 
-	private readonly rows = { auto: 0, readAll: 0 };
+	private readonly persons = new RunPersons();
+
+	private readonly rows: Row[] = [];
+
+	private places: Map<number, Place> | undefined;
 
 	private loading: Promise<ContactDirectory | undefined> | undefined;
 
-	/** Counts a checked row, before any row runs. */
-	count(row: Row): void {
-		if (row.strategy === 'auto') this.rows.auto++;
-		if (row.strategy === 'readAll') this.rows.readAll++;
+	/** Adds a checked row, before any row runs. */
+	add(row: Row): void {
+		this.rows.push(row);
+		this.persons.add(row);
+	}
+
+	/** The row with the keys its person lends it (persons.ts). */
+	asPerson(row: Row): Row {
+		return { ...row, keys: this.persons.keysOf(row) };
+	}
+
+	/**
+	 * The row's place in line: rows of one person run one after another, in
+	 * row order. Every row's place is taken when the first row starts, after
+	 * every row was read.
+	 */
+	placeOf(row: Row): Place {
+		if (!this.places) {
+			const line = new KeyLocks();
+			this.places = new Map(this.rows.map((one) => [one.itemIndex, line.reserve(keyNames(this.persons.keysOf(one)))]));
+		}
+		return this.places.get(row.itemIndex) as Place;
 	}
 
 	/** The contacts read first, or undefined when the run searches each row. */
@@ -63,7 +85,8 @@ export class UpsertRun {
 	}
 
 	private async load(context: IExecuteFunctions, request: RowRequest): Promise<ContactDirectory | undefined> {
-		const { auto, readAll } = this.rows;
+		const auto = this.rows.filter((row) => row.strategy === 'auto').length;
+		const readAll = this.rows.filter((row) => row.strategy === 'readAll').length;
 		if (readAll === 0 && auto < AUTO_MIN_ROWS) return undefined;
 		const first = await listPage.call(context, '/contacts', {}, 1, PER_PAGE_MAX, request);
 		const total = Number(first.total ?? first.data.length);

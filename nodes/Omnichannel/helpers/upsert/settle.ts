@@ -7,6 +7,7 @@ import type { OperationCall } from '../operation';
 import { UPSERT_FIELD } from '../simplify';
 import { ContactDirectory } from './directory';
 import { findPerson } from './matches';
+import type { Matches } from './matches';
 import type { CreatedContact, RowRequest, UpsertRun } from './run';
 import { apiSource, nodeError, writeOnto } from './writes';
 
@@ -26,8 +27,8 @@ import { apiSource, nodeError, writeOnto } from './writes';
  * (docs/api-assumptions.md, "The nodes": Create or Update across workflows).
  */
 
-/** The outcome of the check for one created contact: the contact kept, or why the check failed. */
-type Settled = { kept: IDataObject; merged: string[] } | { error: Error };
+/** The outcome of the check for one created contact: the contact kept and how it matched the row, or why the check failed. */
+type Settled = { kept: IDataObject; merged: string[]; by: Matches['by'] } | { error: Error };
 
 const timeOf = (contact: IDataObject): number => Date.parse(String(contact.created_at ?? '')) || 0;
 
@@ -94,7 +95,12 @@ async function merge(context: IExecuteFunctions, primary: string, secondary: str
 async function settle(context: IExecuteFunctions, created: CreatedContact, window: ContactDirectory, since: number, request: RowRequest): Promise<Settled | undefined> {
 	const { row } = created;
 	const ours = String(created.contact.id);
-	const personIn = async (contacts: ContactDirectory) => oldestFirst((await findPerson(row, contacts.source(row.defaultCountryCode))).contacts);
+	let by: Matches['by'] = 'email';
+	const personIn = async (contacts: ContactDirectory) => {
+		const matches = await findPerson(row, contacts.source(row.defaultCountryCode));
+		by = matches.by;
+		return oldestFirst(matches.contacts);
+	};
 	/** The person as the API has it now, among the contacts created since the run began. */
 	const lookUp = async () => new ContactDirectory((await findPerson(row, apiSource(context, request))).contacts.filter((contact) => timeOf(contact) >= since));
 	const merged: string[] = [];
@@ -118,7 +124,7 @@ async function settle(context: IExecuteFunctions, created: CreatedContact, windo
 		}
 		if (kept !== false) {
 			const { written } = await writeOnto(context, request, kept, created.wanted, row.defaultCountryCode);
-			return { kept: written, merged };
+			return { kept: written, merged, by };
 		}
 		// The contact to keep was merged away meanwhile (by the other run, into an older one).
 		candidates = await lookUp();
@@ -157,9 +163,12 @@ export async function settleCreated(context: IExecuteFunctions, state: UpsertRun
 			calls.set(one.row.itemIndex, async () => await Promise.reject(outcome.error));
 			continue;
 		}
+		const mergedAway = String(outcome.kept.id) !== String(one.contact.id);
 		for (const [itemIndex, output] of one.outputs) {
-			const upsert = output[UPSERT_FIELD] as IDataObject;
-			calls.set(itemIndex, async () => ({ ...outcome.kept, [UPSERT_FIELD]: { ...upsert, merged: outcome.merged } }));
+			let upsert: IDataObject = { ...(output[UPSERT_FIELD] as IDataObject), merged: outcome.merged };
+			// The person's contact is another row's, or another workflow's, created first: this row's made no new person.
+			if (mergedAway && itemIndex === one.row.itemIndex) upsert = { ...upsert, action: 'updated', matchedBy: outcome.by };
+			calls.set(itemIndex, async () => ({ ...outcome.kept, [UPSERT_FIELD]: upsert }));
 		}
 	}
 	return calls;

@@ -1,0 +1,185 @@
+/**
+ * Contact > Create or Update: two executions of one node that meet the same
+ * people at the same moment create each person once, whatever fields each
+ * row carries (harness/crmRows.js, twoRunsOfPeople: email only, phone only,
+ * both, numbers in other writings, rows that agree on one field only, rows
+ * linked through a third row of their run). 100 ms per request, so that both
+ * executions reach each person while the other is at it. Counted at the
+ * sandbox: creates, merges, contacts per person, and `created` outputs.
+ */
+import { createServer } from 'http';
+import type { Server } from 'http';
+import type { AddressInfo } from 'net';
+
+import { runNode } from '../support/host/action-node.cjs';
+import type { Credentials, RunResult } from '../support/host/action-node.cjs';
+import { clearFaults, control, setFaults } from '../support/sandbox.cjs';
+import type { Json } from '../support/sandbox.cjs';
+import { useSandbox } from '../support/suite.cjs';
+
+type Counts = { people: number; contacts: number; created: number };
+const { twoRunsOfPeople, countByShape, SHAPES } = require('../../harness/crmRows') as {
+	twoRunsOfPeople: (options: { perShape?: number; tag: string; area?: number }) => { people: Array<{ name: string; shape: string }>; runs: Json[][] };
+	countByShape: (people: Array<{ name: string; shape: string }>, contacts: Json[], outputs: Json[]) => Record<string, Counts>;
+	SHAPES: Record<string, unknown>;
+};
+
+const suite = useSandbox({ seed: 'empty' });
+
+/** An empty workspace with a key of its own: its statistics are this test's. */
+async function workspace(): Promise<Credentials> {
+	const { app_id } = (await control(suite.sb, 'POST', '/workspaces', {})) as { app_id: string };
+	const { key } = (await control(suite.sb, 'POST', '/keys', { app_id, mode: 'test' })) as { key: string };
+	return { baseUrl: suite.sb.base_url, apiKey: key };
+}
+
+async function call(ws: Credentials, method: string, path: string, body?: unknown): Promise<Json> {
+	const response = await fetch(`${suite.sb.base_url}${path}`, {
+		method,
+		headers: { Authorization: `Bearer ${ws.apiKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+	return JSON.parse(text) as Json;
+}
+
+async function contactsOf(ws: Credentials): Promise<Json[]> {
+	const all: Json[] = [];
+	for (let page = 1; ; page++) {
+		const body = await call(ws, 'GET', `/contacts?per_page=500&page=${page}`);
+		all.push(...(body.data as Json[]));
+		if (!body.has_next) return all;
+	}
+}
+
+const parameters = (strategy: string): Json => ({
+	resource: 'contact',
+	operation: 'createOrUpdate',
+	matchBy: 'emailThenPhone',
+	email: '={{ $json.email ?? "" }}',
+	phone: '={{ $json.phone ?? "" }}',
+	name: '={{ $json.name ?? "" }}',
+	options: { defaultCountryCode: '49', strategy },
+});
+
+/** One execution of the node (every run here is the same node of the same workflow). */
+const execute = async (ws: Credentials, strategy: string, rows: Json[]): Promise<RunResult> =>
+	await runNode({ credentials: ws, parameters: parameters(strategy), items: rows.map((json) => ({ json })) as never });
+
+const upsertOf = (json: Json) => json._upsert as { action: string; matchedBy: string | null; merged?: string[] };
+
+describe.each([['Search Each Row', 'searchEachRow'], ['Read All Contacts First', 'readAll']])('two executions at once (Find Contacts By: %s)', (_label, strategy) => {
+	test('every person is created once, by one row, whatever fields its rows carry', async () => {
+		const ws = await workspace();
+		const { people, runs } = twoRunsOfPeople({ perShape: 3, tag: `t${strategy.toLowerCase()}`, area: strategy === 'readAll' ? 2 : 3 });
+		let results: RunResult[];
+		await setFaults(suite.sb, { latency_ms: 100 });
+		try {
+			results = await Promise.all(runs.map(async (rows) => await execute(ws, strategy, rows)));
+		} finally {
+			await clearFaults(suite.sb);
+		}
+		const contacts = await contactsOf(ws);
+		const byShape = countByShape(people, contacts, results.flatMap((result) => result.json));
+		console.log(`create-or-update, two executions (${strategy}): ${JSON.stringify(byShape)}`);
+		expect(results.map((result) => result.status)).toEqual(['success', 'success']);
+		expect(Object.keys(byShape).sort()).toEqual(Object.keys(SHAPES).sort());
+		for (const counts of Object.values(byShape)) expect(counts).toEqual({ people: counts.people, contacts: counts.people, created: counts.people });
+		// None was created twice and merged afterwards: nothing was merged.
+		expect(results.flatMap((result) => result.json.flatMap((json) => upsertOf(json).merged ?? []))).toEqual([]);
+		expect(contacts).toHaveLength(people.length);
+	});
+});
+
+/** A proxy in front of the sandbox; `after` runs once the sandbox answered a request, before the node gets the answer. */
+async function startProxy(after: (method: string, url: URL) => Promise<void>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+	const target = new URL(suite.sb.base_url);
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			void (async () => {
+				const url = new URL(req.url ?? '/', target.origin);
+				const headers: Record<string, string> = {};
+				for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers[name] = value;
+				const answer = await fetch(url, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+				const body = Buffer.from(await answer.arrayBuffer());
+				await after(req.method ?? 'GET', url);
+				res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+				res.end(body);
+			})();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe('between a row’s email search and its phone search', () => {
+	test.each([['Search Each Row', 'searchEachRow'], ['Read All Contacts First', 'readAll']])(
+		'%s: the contact of its number gets the row’s own email from another row: it is the row’s person, not created again',
+		async (_label, strategy) => {
+			const ws = await workspace();
+			const email = `ingrid.tanaka.${strategy.toLowerCase()}@example.com`;
+			// Another execution created the person from a row with only the number (after this run read all contacts, when it does).
+			const createTheirs = async () => await call(ws, 'POST', '/contacts', { name: 'Ingrid Tanaka', phone: '(+39) 055/4069504' });
+			let theirs = strategy === 'readAll' ? undefined : await createTheirs();
+			let updated = 0;
+			const proxy = await startProxy(async (method, url) => {
+				if (method === 'GET' && url.pathname.endsWith('/contacts') && !url.searchParams.has('search')) theirs ??= await createTheirs();
+				// Right after this row's email search found nothing, that execution's next row adds the email.
+				if (method === 'GET' && url.searchParams.get('search') === email && updated++ === 0) {
+					await call(ws, 'PATCH', `/contacts/${String(theirs?.id)}`, { name: 'Ingrid Tanaka', email: email.toUpperCase() });
+				}
+			});
+			let result: RunResult;
+			try {
+				result = await execute({ baseUrl: proxy.baseUrl, apiKey: ws.apiKey }, strategy, [{ name: 'Ingrid Tanaka', email, phone: '0039 055 4069504' }]);
+			} finally {
+				await proxy.close();
+			}
+			expect(updated).toBe(1);
+			expect(result.status).toBe('success');
+			expect(result.json[0].id).toBe(theirs?.id);
+			expect(upsertOf(result.json[0])).toMatchObject({ action: 'unchanged', matchedBy: 'phone' });
+			expect(await contactsOf(ws)).toHaveLength(1);
+		},
+	);
+});
+
+describe('rows of one person that share no field, linked by a third row of the run', () => {
+	test.each([['Search Each Row', 'searchEachRow'], ['Read All Contacts First', 'readAll']])('%s: one contact, created by the first row, and nothing merged', async (_label, strategy) => {
+		const ws = await workspace();
+		const rows = [
+			{ name: 'Beatriz Bianchi', email: 'beatriz.bianchi@example.com' },
+			{ name: 'Beatriz Bianchi', phone: '0341 675 918' },
+			{ name: 'Beatriz Bianchi', email: 'BEATRIZ.BIANCHI@example.com', phone: '(+49) 341/675918' },
+		];
+		const result = await execute(ws, strategy, rows);
+		expect(result.status).toBe('success');
+		expect(result.json.map((json) => upsertOf(json).action)).toEqual(['created', 'updated', 'unchanged']);
+		// The row with only the number found the contact by the email its person's other rows carry.
+		expect(upsertOf(result.json[1]).matchedBy).toBe('email');
+		expect(result.json.flatMap((json) => upsertOf(json).merged ?? [])).toEqual([]);
+		const contacts = await contactsOf(ws);
+		expect(contacts.map(({ email, phone }) => ({ email, phone }))).toEqual([{ email: 'beatriz.bianchi@example.com', phone: '0341 675 918' }]);
+	});
+
+	test('two emails on one number are two people: the row with only the number borrows no email', async () => {
+		const ws = await workspace();
+		const rows = [
+			{ name: 'Front Desk', email: 'desk.one@example.com', phone: '+49 89 5550000' },
+			{ name: 'Back Office', email: 'desk.two@example.com', phone: '+49 89 5550000' },
+			{ name: 'Switchboard', phone: '089 5550000' },
+		];
+		const result = await execute(ws, 'searchEachRow', rows);
+		expect(result.status).toBe('success');
+		expect(result.json.slice(0, 2).map((json) => upsertOf(json).action)).toEqual(['created', 'created']);
+		expect(upsertOf(result.json[2])).toMatchObject({ action: 'updated', matchedBy: 'phone' });
+		expect(await contactsOf(ws)).toHaveLength(2);
+	});
+});
