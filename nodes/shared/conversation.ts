@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { BoundedMap } from './boundedMap';
+import { BoundedMap } from './processMemory/boundedMap';
 import { apiRequest } from './transport';
 import type { OmnichannelContext } from './transport';
 

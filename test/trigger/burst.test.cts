@@ -8,9 +8,9 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/step/burst';
+import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/options/burst';
 import { customerMessageStep } from '../../nodes/OmnichannelTrigger/step/customerMessage';
-import type { BurstMessage } from '../../nodes/OmnichannelTrigger/step/burst';
+import type { BurstMessage } from '../../nodes/OmnichannelTrigger/options/burst';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';
 import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
 import { api, control, pause, startSandbox, stats, waitFor } from '../support/sandbox.cjs';
@@ -247,7 +247,7 @@ describe('cancellation', () => {
 			getExecutionCancelSignal: () => controller.signal,
 			helpers: { httpRequestWithAuthentication: request },
 		} as unknown as import('n8n-workflow').IExecuteFunctions;
-		const waiting = customerMessageStep(context, { ...customer('msg_1', 0), conversation_id: 'conv_1' }, { quietSeconds: 60 }, 0);
+		const waiting = customerMessageStep(context, { ...customer('msg_1', 0), conversation_id: 'conv_1' }, { burstQuietSeconds: 60 }, 0);
 		controller.abort();
 		await expect(waiting).rejects.toThrow(/cancelled while it waited/);
 		expect(request).not.toHaveBeenCalled();
@@ -260,9 +260,9 @@ describe('claims in the ledger', () => {
 	test('overlapping claims from two processes at once: each message is claimed once', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(4);
 		const load = () => {
-			let module: typeof import('../../nodes/OmnichannelTrigger/step/eventsInDatabase') | undefined;
+			let module: typeof import('../../nodes/OmnichannelTrigger/common/eventsInDatabase') | undefined;
 			jest.isolateModules(() => {
-				module = require('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+				module = require('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
 			});
 			module!.setLockTiming({ staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 50, giveUpMs: 20_000 });
 			return module!;

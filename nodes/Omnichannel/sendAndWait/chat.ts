@@ -5,6 +5,7 @@ import {
 	answerOf,
 	chatResumeParameters,
 	chatResumeUrl,
+	credentialChatWaitKey,
 	executionOf,
 	HAND_OVER_SIGNATURE_HEADER,
 	handOverSignatureValid,
@@ -21,7 +22,7 @@ import {
 import type { ChatWait, HandOver, HandOverAnswer } from '../../shared/chatWait';
 import { readRecentMessages } from '../../shared/conversation';
 import { simplifyRecord } from '../../shared/simplifiedRecords';
-import { apiRequest, credentialChatWaitKey } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
 import type { PendingJson, ResponseRequest } from './request';
 
 /**

@@ -1,15 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { executionOf, handOver, isFromParty, openCarrier, settlesWait, waitsInChat, workflowTag } from '../../shared/chatWait';
+import { credentialChatWaitKey, executionOf, handOver, isFromParty, openCarrier, settlesWait, waitsInChat, workflowTag } from '../../shared/chatWait';
 import type { ChatWait, HandOver, HandOverOutcome } from '../../shared/chatWait';
-import { BoundedMap } from '../../shared/boundedMap';
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 import { readRecentMessages, timeOf } from '../../shared/conversation';
 import { isOwnSend } from '../../shared/messageAuthors';
 import { onChannelTypes } from '../../shared/messageFilters';
-import { credentialChatWaitKey } from '../../shared/transport';
 import type { TriggerEvent } from '../../shared/triggerItem';
-import { eventFilters } from '../parameters';
+import { channelTypesOf } from '../options/channelTypes';
 
 /**
  * A chat reply to a waiting Send and Wait (shared/chatWait explains the
@@ -188,7 +187,7 @@ export async function routeChatReply(context: IWebhookFunctions, event: TriggerE
 	// This package's sends never answer a wait; the node that asks a question ends the older waits itself.
 	if (isOwnSend(message)) return AS_USUAL;
 	// A reply is in the conversation of its question, which this trigger's channel types let through.
-	if (!onChannelTypes(message, eventFilters(context).channelTypes) || !workflowWaitsInChat(context)) return AS_USUAL;
+	if (!onChannelTypes(message, channelTypesOf(context.getNodeParameter('options', {}) as IDataObject)) || !workflowWaitsInChat(context)) return AS_USUAL;
 	const routed = `${context.getWorkflow().id ?? ''}|${event.id}`;
 	const earlier = handedOver.get(routed);
 	if (earlier !== undefined) return { route: 'taken', execution: earlier };

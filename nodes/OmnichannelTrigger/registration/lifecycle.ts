@@ -1,14 +1,14 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 import { apiRequest, apiRequestAllItems } from '../../shared/transport';
-import { checkConversationOptions } from '../step/customerMessage';
-import { sameEvents } from './events';
+import { sameEvents } from '../common/events';
+import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from '../common/registrationInStaticData';
+import type { RegisteredWebhook, WebhookKind } from '../common/registrationInStaticData';
+import { keyBytesOfSecret } from '../common/signature';
+import { checkOptions } from '../options';
 import { checkManualSigningSecret, requireCredential, subscribedEvents, usesManualRegistration } from '../parameters';
-import { keyBytesOfSecret } from '../delivery/signature';
-import type { RegisteredWebhook, WebhookKind } from './registrationInStaticData';
-import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from './registrationInStaticData';
-import { BoundedMap } from '../../shared/boundedMap';
 
 /**
  * A webhook as the webhook management API returns it
@@ -148,7 +148,7 @@ async function discardAfterSwitch(context: IHookFunctions, kind: WebhookKind, st
 }
 
 export async function checkWebhookExists(this: IHookFunctions): Promise<boolean> {
-	checkConversationOptions(this);
+	checkOptions(this);
 	const kind = kindOf(this);
 	const stored = registeredWebhook(this.getWorkflowStaticData('node'), kind);
 	if (usesManualRegistration(this)) {

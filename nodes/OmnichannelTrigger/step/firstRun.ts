@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seedRun } from '../../shared/runSeed';
-import { recordEvent } from './eventsInDatabase';
-import type { Verdict } from './eventsInDatabase';
-import { kindOf } from '../registration/registrationInStaticData';
+import { recordEvent } from '../common/eventsInDatabase';
+import type { Verdict } from '../common/eventsInDatabase';
+import { kindOf } from '../common/registrationInStaticData';
 
 let warnedNoHelpers = false;
 

@@ -1,6 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'crypto';
 
 import { CARRIER_PREFIX } from '../sendKeys';
+import { credentialDerivedKey, deriveKey } from '../transport';
+import type { OmnichannelContext } from '../transport';
 
 /**
  * A Send and Wait answered in the chat. The question's client_request_id
@@ -50,9 +52,16 @@ export function chatResumeUrl(origin: string, wait: ChatWait): string {
 	return `${origin}${wait.path}?${query.toString()}`;
 }
 
-/** The key both nodes derive from the API key of their Omnichannel credential. */
+const KEY_PURPOSE = 'omnichannel chat wait v1';
+
+/** The key that seals and signs chat waits, which both nodes derive from the API key of their Omnichannel credential. */
 export function chatWaitKey(apiKey: string): Buffer {
-	return createHmac('sha256', apiKey).update('omnichannel chat wait v1').digest();
+	return deriveKey(apiKey, KEY_PURPOSE);
+}
+
+/** chatWaitKey of the node's Omnichannel credential. */
+export async function credentialChatWaitKey(context: OmnichannelContext): Promise<Buffer> {
+	return await credentialDerivedKey(context, KEY_PURPOSE);
 }
 
 /** Bytes of a word's hash in the carrier (replies.ts makes it). */

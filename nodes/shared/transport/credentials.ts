@@ -1,8 +1,8 @@
+import { createHmac } from 'crypto';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
-import { BoundedMap } from '../boundedMap';
-import { chatWaitKey } from '../chatWait/carrier';
+import { BoundedMap } from '../processMemory/boundedMap';
 import type { OmnichannelContext } from './types';
 
 export const CREDENTIAL_TYPE = 'omnichannelApi';
@@ -69,17 +69,33 @@ export function checkCredentials(
 	return { baseUrl, fingerprint: `${origin}|${match[1]}|${match[2]}`, redact: redactor(apiKey) };
 }
 
+/** A key for one purpose, derived from an API key (HMAC-SHA256 keyed with it): the API key itself never leaves the transport. */
+export function deriveKey(apiKey: string, purpose: string): Buffer {
+	return createHmac('sha256', apiKey).update(purpose).digest();
+}
+
 interface ContextCredentials extends OmnichannelCredentials {
-	/** The key that seals and signs chat waits (shared/chatWait), derived from the API key. */
-	chatWaitKey: Buffer;
+	/** deriveKey with the credential's API key, each purpose derived once. */
+	derivedKey: (purpose: string) => Buffer;
+}
+
+function keyDeriver(apiKey: string): (purpose: string) => Buffer {
+	const derived = new Map<string, Buffer>();
+	return (purpose) => {
+		let key = derived.get(purpose);
+		if (!key) {
+			key = deriveKey(apiKey, purpose);
+			derived.set(purpose, key);
+		}
+		return key;
+	};
 }
 
 /**
  * Checked credentials per n8n context (one node run, one list search, one
  * webhook call): n8n reads the credential from its database and decrypts it
- * on every getCredentials call, and a run of 3,000 sends, or a delivery that
- * both routes a chat reply and reads the conversation, would otherwise do so
- * again for each. Only successful checks are kept, so every failing item
+ * on every getCredentials call, and a run of 3,000 sends, or a webhook call
+ * that makes several requests, would otherwise do so again for each. Only successful checks are kept, so every failing item
  * still gets its own error with its own index.
  */
 const checkedByContext = new WeakMap<object, ContextCredentials>();
@@ -110,7 +126,7 @@ async function readCredentials(context: OmnichannelContext, itemIndex?: number):
 		return reused.checked;
 	}
 	const data = (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
-	const checked = { ...checkCredentials(context.getNode(), data, itemIndex), chatWaitKey: chatWaitKey(String(data.apiKey)) };
+	const checked = { ...checkCredentials(context.getNode(), data, itemIndex), derivedKey: keyDeriver(String(data.apiKey)) };
 	checkedByContext.set(context, checked);
 	if (id !== undefined) checkedByCredentialId.set(id, { checked, until: Date.now() + REUSE_MS });
 	return checked;
@@ -127,7 +143,7 @@ export async function contextCredentials(context: OmnichannelContext, itemIndex?
 	return await readCredentials(context, itemIndex);
 }
 
-/** The key that seals and signs chat waits (shared/chatWait), derived from the credential's API key. */
-export async function credentialChatWaitKey(context: OmnichannelContext): Promise<Buffer> {
-	return (await readCredentials(context)).chatWaitKey;
+/** A key for `purpose` derived from the credential's API key (deriveKey), read and checked as every request reads it. */
+export async function credentialDerivedKey(context: OmnichannelContext, purpose: string): Promise<Buffer> {
+	return (await readCredentials(context)).derivedKey(purpose);
 }

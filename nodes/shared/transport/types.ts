@@ -11,8 +11,7 @@ import type {
 /**
  * Every n8n context that calls the API: the action node's run, a list search
  * in the editor, the webhook trigger's registration hooks, a poll, a
- * webhook call (a chat reply handed to a waiting Send and Wait), and the
- * chat memory supplying an AI Agent. Each offers what the transport uses
+ * webhook call, and the chat memory supplying an AI Agent. Each offers what the transport uses
  * (getNode, getCredentials, helpers.httpRequestWithAuthentication).
  */
 export type OmnichannelContext =

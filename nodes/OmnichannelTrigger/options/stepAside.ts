@@ -12,18 +12,19 @@
  * their last message, or until the Hand-Over Limit passes with no person's
  * answer; the same read decides it.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { timeOf } from '../../shared/conversation';
 import type { ConversationMessage } from '../../shared/conversation';
+import { DEFAULT_HAND_OVER_HOURS, expiredHandOverItem, handOverAnsweredHint, handOverVerdict, handOverWaitingHint, keepEndedHandOver } from '../../shared/handOverToPerson';
 import { messageAuthor } from '../../shared/messageAuthors';
-import { DEFAULT_HAND_OVER_HOURS, MAX_HAND_OVER_HOURS } from '../../shared/handOverToPerson';
+import { positiveAtMost } from './option';
+import type { StepVerdict, TriggerOption } from './option';
 
 /** A week: longer hand-overs are a conversation's status, not a pause. */
 export const MAX_STEP_ASIDE_MINUTES = 7 * 24 * 60;
 
-export const stepAsideOption: INodeProperties = {
+const description: INodeProperties = {
 	displayName: 'Step Aside for a Person',
 	name: 'stepAsideMinutes',
 	type: 'number',
@@ -34,38 +35,11 @@ export const stepAsideOption: INodeProperties = {
 	hint: 'The conversation is read once per customer message; with Answer a Burst Once, the same read serves both.',
 };
 
-/** An option's number above 0 and at most `max`, or the error naming the option, its unit and the value. */
-function positiveAtMost(node: INode, value: unknown, option: string, unit: string, max: number, itemIndex?: number): number {
-	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
-		throw new NodeOperationError(node, `'${option}' needs a positive number of ${unit}, at most ${max}`, {
-			itemIndex,
-			description: `The option's value is ${JSON.stringify(value)}. Set it to a number of ${unit} above 0 and at most ${max}.`,
-		});
-	}
-	return value;
-}
-
 /** The period the node asks for in minutes, or undefined when the option is off; throws when it is not a positive number. */
 export function stepAsideMinutesOf(node: INode, options: IDataObject, itemIndex?: number): number | undefined {
 	const value = options.stepAsideMinutes;
 	if (value === undefined) return undefined;
 	return positiveAtMost(node, value, 'Step Aside for a Person', 'minutes', MAX_STEP_ASIDE_MINUTES, itemIndex);
-}
-
-export const handOverLimitOption: INodeProperties = {
-	displayName: 'Hand-Over Limit (Hours)',
-	name: 'handOverLimitHours',
-	type: 'number',
-	default: 24,
-	typeOptions: { minValue: 0.001, maxValue: MAX_HAND_OVER_HOURS, numberPrecision: 3 },
-	description: `With Step Aside for a Person, after a hand-over (Omnichannel > Conversation > Hand Over to a Person): if no person of the workspace writes within this many hours, the bot answers again and the item says so ('handOver.expired'). A hand-over that sets its own limit keeps it. Without this option: ${DEFAULT_HAND_OVER_HOURS} hours.`,
-};
-
-/** The hand-over limit in hours (its default when the option is not added); throws when it is not a positive number. */
-export function handOverLimitHoursOf(node: INode, options: IDataObject, itemIndex?: number): number {
-	const value = options.handOverLimitHours;
-	if (value === undefined) return DEFAULT_HAND_OVER_HOURS;
-	return positiveAtMost(node, value, 'Hand-Over Limit (Hours)', 'hours', MAX_HAND_OVER_HOURS, itemIndex);
 }
 
 /** The newest message of a person at most `minutes` before `message`, or after it: the bot steps aside. */
@@ -78,3 +52,20 @@ export function stepAsideHint(message: ConversationMessage, person: Conversation
 	const until = new Date(timeOf(person) + minutes * 60_000).toISOString();
 	return `Message ${message.id}: a person of the workspace (${String(person.from_user_id)}) wrote in this conversation at ${String(person.created_at)}, so the workflow steps aside until ${until}. This execution ran nothing downstream.`;
 }
+
+export const stepAside: TriggerOption<number> = {
+	description,
+	read: stepAsideMinutesOf,
+	readsConversation: true,
+	check: ({ context, message, latest, values }, minutes): StepVerdict => {
+		const limitHours = typeof values.handOverLimitHours === 'number' ? values.handOverLimitHours : DEFAULT_HAND_OVER_HOURS;
+		const verdict = handOverVerdict(message, latest, limitHours);
+		if (verdict.kind === 'waiting') return { stop: handOverWaitingHint(message, verdict, minutes) };
+		const person = personAnswering(message, latest, minutes);
+		if (person) return { stop: verdict.kind === 'answered' ? handOverAnsweredHint(message, verdict, person, minutes) : stepAsideHint(message, person, minutes) };
+		if (verdict.kind !== 'expired') return {};
+		// A hand-over in this execution (or its Retry) starts anew instead of repeating the expired one.
+		keepEndedHandOver(context, verdict.episode);
+		return { item: { handOver: expiredHandOverItem(verdict) } };
+	},
+};

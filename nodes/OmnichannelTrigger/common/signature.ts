@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'crypto';
 import type { KeyObject } from 'crypto';
 
-import { BoundedMap } from '../../shared/boundedMap';
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 
 /**
  * Deliveries more than 300 s from our clock are refused

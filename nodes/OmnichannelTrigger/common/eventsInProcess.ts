@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
-import { BoundedMap } from '../../shared/boundedMap';
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 
 /**
  * Process memory, per trigger: the event ids this process is starting

@@ -19,11 +19,12 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { newerFirst, timeOf } from '../../shared/conversation';
 import type { ConversationMessage } from '../../shared/conversation';
 import { messageAuthor } from '../../shared/messageAuthors';
-import { recordIds } from './eventsInDatabase';
-import type { LedgerHelpers, Verdict } from './eventsInDatabase';
-import { HOLD_LIMIT_MS } from '../delivery/quietHold';
-import { kindOf } from '../registration/registrationInStaticData';
 import type { TriggerBurst } from '../../shared/triggerItem';
+import { recordIds } from '../common/eventsInDatabase';
+import type { LedgerHelpers, Verdict } from '../common/eventsInDatabase';
+import { HOLD_LIMIT_MS, holdForQuiet } from '../common/quietHold';
+import { kindOf } from '../common/registrationInStaticData';
+import type { TriggerOption } from './option';
 
 /**
  * The longest quiet period: the execution stays running while it waits, and
@@ -47,8 +48,7 @@ export type BurstMessage = ConversationMessage;
 /** The burst an item answers (its declared shape: shared/triggerItem.ts). */
 export type Burst = TriggerBurst;
 
-/** The option: its presence turns it on. */
-export const burstOption: INodeProperties = {
+const description: INodeProperties = {
 	displayName: 'Answer a Burst Once',
 	name: 'burstQuietSeconds',
 	type: 'number',
@@ -186,3 +186,20 @@ export async function answerBurst(
 	}
 	return { burst: burstOf(claimed, quietSeconds) };
 }
+
+/** The option: its presence turns it on. */
+export const burst: TriggerOption<number> = {
+	description,
+	read: quietSecondsOf,
+	readsConversation: true,
+	hold: async (trigger, message, quietSeconds, deadline) => await holdForQuiet(trigger, message, quietSeconds * 1000, deadline),
+	// From the delivery's arrival, not the message's created_at: the service's clock may differ from n8n's.
+	beforeRead: async (context, quietSeconds, itemIndex, heldMs) => {
+		const leftMs = quietSeconds * 1000 - heldMs;
+		if (leftMs > 0) await waitUnlessCancelled(context, leftMs, itemIndex);
+	},
+	claim: async ({ context, message, latest }, quietSeconds) => {
+		const outcome = await answerBurst(context, message, latest, quietSeconds);
+		return 'hint' in outcome ? { stop: outcome.hint } : { item: { burst: outcome.burst } };
+	},
+};
