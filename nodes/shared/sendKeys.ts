@@ -6,7 +6,7 @@
  */
 /** A Send and Wait question: the key carries the wait (shared/chatWait). */
 export const CARRIER_PREFIX = 'n8nwait1_';
-/** A re-prompt: one per wait and reply, so a repeated hand-over sends it once. */
+/** A re-prompt: one per wait and reply, so a repeated relay sends it once. */
 export const REPROMPT_PREFIX = 'n8nreprompt_';
 /** A hand-over to a person: the key marks the conversation as handed over (shared/handOverToPerson). */
 export const HAND_OVER_PREFIX = 'n8nhandover1_';

@@ -309,7 +309,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		other.setLockTiming(timing);
 		const warnings = [];
 		const log = { warn: (message) => warnings.push(message) };
-		let handOvers = 0;
+		let givesBack = 0;
 		// Its window writes take longer than executions take to arrive: its queue never empties.
 		const slowWrites = {
 			checkProcessedAndRecord: async (items, scope, options) => {
@@ -317,7 +317,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 				return await helpers.checkProcessedAndRecord(items, scope, options);
 			},
 			clearAllProcessedItems: async (scope, options) => {
-				if (scope === 'workflow') handOvers++;
+				if (scope === 'workflow') givesBack++;
 				return await helpers.clearAllProcessedItems(scope, options);
 			},
 		};
@@ -328,20 +328,20 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		});
 		const otherIds = ['evt_other_1', 'evt_other_2', 'evt_other_3', 'evt_other_4', 'evt_busy_0'];
 		const otherVerdicts = [];
-		const handOversWaited = [];
+		const givenBackWaited = [];
 		for (const id of otherIds) {
 			// Far enough apart that each check finds the lock held by the busy process again.
 			await sleep(timing.holdMs * 2);
-			const before = handOvers;
+			const before = givesBack;
 			otherVerdicts.push(await other.recordEvent(helpers, NODE, id, log));
-			handOversWaited.push(handOvers - before);
+			givenBackWaited.push(givesBack - before);
 		}
 		const busyVerdicts = await Promise.all(busyChecks);
 		await Promise.all([busy.whenIdle(), other.whenIdle()]);
 		expect(warnings).toEqual([]);
 		expect(otherVerdicts).toEqual(['first', 'first', 'first', 'first', 'duplicate']);
-		// Each took the lock at the busy process's next hand-over: its pause after giving the lock back outlasts a waiter's polls.
-		expect(Math.max(...handOversWaited)).toBeLessThanOrEqual(1);
+		// Each took the lock the next time the busy process gave it back: its pause after giving the lock back outlasts a waiter's polls.
+		expect(Math.max(...givenBackWaited)).toBeLessThanOrEqual(1);
 		expect(busyVerdicts.every((verdict) => verdict === 'first')).toBe(true);
 		expect(table.rows.has('wf|')).toBe(false);
 	}));

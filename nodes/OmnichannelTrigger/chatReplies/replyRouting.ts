@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { credentialChatWaitKey, executionOf, handOver, isFromParty, openCarrier, settlesWait, waitsInChat, workflowTag } from '../../shared/chatWait';
-import type { ChatWait, HandOver, HandOverOutcome } from '../../shared/chatWait';
+import { credentialChatWaitKey, executionOf, isFromParty, openCarrier, relay, settlesWait, waitsInChat, workflowTag } from '../../shared/chatWait';
+import type { ChatWait, Relay, RelayOutcome } from '../../shared/chatWait';
 import { BoundedMap } from '../../shared/processMemory/boundedMap';
 import { readRecentMessages, timeOf } from '../../shared/conversation';
 import { isOwnSend } from '../../shared/messageAuthors';
@@ -13,7 +13,7 @@ import { channelTypesOf } from '../options/channelTypes';
 /**
  * A chat reply to a waiting Send and Wait (shared/chatWait explains the
  * carrier). This trigger sees every message of the conversation; when one is
- * the answer of a wait of this workflow, it hands the reply to the waiting
+ * the answer of a wait of this workflow, it relays the reply to the waiting
  * execution instead of starting a run, so one inbound message costs one read
  * of the conversation and at most one call of n8n, however many executions
  * wait.
@@ -27,7 +27,7 @@ function workflowWaitsInChat(context: IWebhookFunctions): boolean {
 
 interface Answer {
 	wait: ChatWait;
-	handOver: HandOver;
+	relay: Relay;
 }
 
 /**
@@ -61,7 +61,7 @@ export function answeredWait(key: Buffer, workflow: string, event: TriggerEvent,
 	const replies = [...earlier, message];
 	const settledBy = replies.findIndex((one) => settlesWait(wait, one));
 	if (settledBy >= 0 && settledBy < replies.length - 1) return undefined;
-	return { wait, handOver: { questionId: String(question.id), eventId: event.id, replies } };
+	return { wait, relay: { questionId: String(question.id), eventId: event.id, replies } };
 }
 
 /** The origin n8n serves this workflow's webhooks on, which is where its waiting executions resume. */
@@ -69,8 +69,8 @@ function n8nOrigin(context: IWebhookFunctions): string {
 	return new URL(context.getNodeWebhookUrl('default') ?? '').origin;
 }
 
-/** Process memory: events this process handed over, so a copy is not handed over again. */
-const handedOver = new BoundedMap<string, string>(10_000);
+/** Process memory: events this process relayed, so a copy is not relayed again. */
+const relayed = new BoundedMap<string, string>(10_000);
 
 /**
  * What the delivery of a message does about the waits of its workflow:
@@ -100,8 +100,8 @@ function senderStillRetries(event: TriggerEvent, now: number): boolean {
 	return Number.isNaN(createdAt) || now - createdAt < ROUTING_GIVES_UP_AFTER_MS;
 }
 
-/** The one mapping of a hand-over's outcome to what the delivery does. */
-function routeOf(outcome: HandOverOutcome, wait: ChatWait, event: TriggerEvent, now: number): ReplyRoute {
+/** The one mapping of a relay's outcome to what the delivery does. */
+function routeOf(outcome: RelayOutcome, wait: ChatWait, event: TriggerEvent, now: number): ReplyRoute {
 	if (outcome === 'taken') return { route: 'taken', execution: executionOf(wait) };
 	if (outcome === 'waitEnded' || !senderStillRetries(event, now)) return AS_USUAL;
 	return {
@@ -156,7 +156,7 @@ async function chatWaitKeyOf(context: IWebhookFunctions, event: TriggerEvent): P
 	const cannotRoute = (why: string): ReplyRoute => {
 		if (!warnedCannotRead.get(`${where}|key`)) {
 			warnedCannotRead.set(`${where}|key`, true);
-			context.logger.warn(`${where} cannot hand chat replies to waiting executions: ${why}`);
+			context.logger.warn(`${where} cannot relay chat replies to waiting executions: ${why}`);
 		}
 		return AS_USUAL;
 	};
@@ -189,7 +189,7 @@ export async function routeChatReply(context: IWebhookFunctions, event: TriggerE
 	// A reply is in the conversation of its question, which this trigger's channel types let through.
 	if (!onChannelTypes(message, channelTypesOf(context.getNodeParameter('options', {}) as IDataObject)) || !workflowWaitsInChat(context)) return AS_USUAL;
 	const routed = `${context.getWorkflow().id ?? ''}|${event.id}`;
-	const earlier = handedOver.get(routed);
+	const earlier = relayed.get(routed);
 	if (earlier !== undefined) return { route: 'taken', execution: earlier };
 	const key = await chatWaitKeyOf(context, event);
 	if (!Buffer.isBuffer(key)) return key;
@@ -197,7 +197,7 @@ export async function routeChatReply(context: IWebhookFunctions, event: TriggerE
 	if (!Array.isArray(messages)) return messages;
 	const answer = answeredWait(key, workflowTag(context.getWorkflow().id), event, messages, Date.now());
 	if (!answer) return AS_USUAL;
-	const route = routeOf(await handOver(context, n8nOrigin(context), key, answer.wait, answer.handOver, deadline), answer.wait, event, Date.now());
-	if (route.route === 'taken') handedOver.set(routed, route.execution);
+	const route = routeOf(await relay(context, n8nOrigin(context), key, answer.wait, answer.relay, deadline), answer.wait, event, Date.now());
+	if (route.route === 'taken') relayed.set(routed, route.execution);
 	return route;
 }

@@ -15,7 +15,7 @@ import type { HeldLock, LockTiming } from '../../shared/databaseLock';
 export const LEDGER_ENTRIES = 40_000;
 const WINDOW: ICheckProcessedOptions = { mode: 'entries', maxEntries: LEDGER_ENTRIES };
 /** A busy process that gives its lock back waits this long before it tries for it again. */
-const HAND_OVER_MS = 50;
+const GIVE_BACK_PAUSE_MS = 50;
 /** How long a process keeps an idle lock for the next execution's check. */
 const LINGER_MS = 100;
 const LINGER_SLICE_MS = 5;
@@ -77,10 +77,10 @@ class DrainLock {
 	async forBatch(): Promise<HeldLock | undefined> {
 		// A check that ran without the lock tries for it again with the next batch.
 		if (this.lock?.held && Date.now() - this.takenAt < holdMsFor(this.lock)) return this.lock;
-		const handingOver = this.lock?.held === true;
+		const givingBack = this.lock?.held === true;
 		await this.release();
 		// Long enough for a waiting process's next try (databaseLock.ts polls every 5 to 25 ms) to find the lock free.
-		if (handingOver) await sleep(HAND_OVER_MS);
+		if (givingBack) await sleep(GIVE_BACK_PAUSE_MS);
 		this.lock = await acquireLock(this.helpers, this.log, lockTiming);
 		this.takenAt = Date.now();
 		return this.lock;

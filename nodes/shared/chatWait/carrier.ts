@@ -22,7 +22,7 @@ export const REPLY_PARTIES: readonly ReplyParty[] = ['customer', 'agent', 'eithe
 export interface ChatWait {
 	/** The resume URL's path (`/webhook-waiting/<execution>/<node>`); the trigger adds its own origin. */
 	path: string;
-	/** 24 hex characters: ties the hand-over to this wait (the `w` query parameter). */
+	/** 24 hex characters: ties the relay to this wait (the `w` query parameter). */
 	waitId: string;
 	/** n8n's HMAC of the resume URL (64 hex characters). */
 	signature: string;
@@ -32,7 +32,7 @@ export interface ChatWait {
 	decline?: string;
 	/** When the wait ends without an answer (ms since the epoch); absent without a limit. */
 	expiresAt?: number;
-	/** workflowTag of the waiting workflow: only its own trigger hands replies over. */
+	/** workflowTag of the waiting workflow: only its own trigger relays replies to it. */
 	workflow: string;
 }
 
@@ -41,7 +41,7 @@ export function workflowTag(workflowId: string | undefined): string {
 	return createHash('sha256').update(workflowId ?? '').digest('hex').slice(0, 8);
 }
 
-/** The query of the resume URL the trigger calls: `via` tells the waiting node's webhook it is a hand-over. */
+/** The query of the resume URL the trigger calls: `via` tells the waiting node's webhook it is a relay. */
 export function chatResumeParameters(waitId: string): Record<string, string> {
 	return { w: waitId, via: 'chat' };
 }

@@ -3,15 +3,15 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { newerFirst, timeOf } from '../conversation';
 import { openCarrier } from './carrier';
 import type { ChatWait } from './carrier';
-import { handOver } from './handOver';
+import { relay } from './relay';
 import { settlesWait } from './replies';
 
 /**
  * A newer question ends the older waits: a reply goes to the newest question
  * of the workflow before it, so when two executions of one workflow ask in
  * the same conversation no reply can reach the older one, which would wait
- * unseen (forever without a limit). The node asking the newer question hands
- * each older open wait a signed "superseded" hand-over (docs/send-and-wait.md).
+ * unseen (forever without a limit). The node asking the newer question sends
+ * each older open wait a signed "superseded" relay (docs/send-and-wait.md).
  */
 
 export interface OpenWait {
@@ -42,7 +42,7 @@ export function isQuestionOf(key: Buffer, workflow: string, message: IDataObject
 }
 
 /**
- * Ends the older waits with a "superseded" hand-over naming `newer`: each
+ * Ends the older waits with a "superseded" relay naming `newer`: each
  * goes on with its no-answer item. Resolves to the waits that could not be
  * ended (still starting at `deadline`, or unreachable).
  */
@@ -56,7 +56,7 @@ export async function supersedeOlderWaits(
 ): Promise<OpenWait[]> {
 	const outcomes = await Promise.all(
 		older.map(async ({ wait, question }) =>
-			handOver(context, origin, key, wait, { questionId: String(question.id), eventId: String(newer.id), replies: [], supersededBy: String(newer.id) }, deadline),
+			relay(context, origin, key, wait, { questionId: String(question.id), eventId: String(newer.id), replies: [], supersededBy: String(newer.id) }, deadline),
 		),
 	);
 	return older.filter((_, index) => outcomes[index] === 'notWaitingYet' || outcomes[index] === 'unreachable');

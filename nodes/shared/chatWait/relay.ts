@@ -7,12 +7,12 @@ import type { ChatWait } from './carrier';
 import { isN8nPage, isRunningAlready } from './n8nAnswers';
 
 /**
- * The hand-over: the Omnichannel Trigger (a reply) or the node asking a newer
+ * The relay: the Omnichannel Trigger (a reply) or the node asking a newer
  * question (the news that it superseded the wait) POSTs this to the wait's
  * resume URL, signed with the chat-wait key; the waiting node answers with a
- * HandOverAnswer.
+ * RelayAnswer.
  */
-export interface HandOver extends IDataObject {
+export interface Relay extends IDataObject {
 	questionId: string;
 	eventId: string;
 	/** The replies since the question, oldest first; the last one is the delivered reply. */
@@ -23,44 +23,44 @@ export interface HandOver extends IDataObject {
 
 /** Why a wait took a reply without resuming: an approval's reply that is neither word. */
 export type KeptWhy = 'reminded' | 'noRemindersLeft';
-/** Why a wait refused a hand-over. */
+/** Why a wait refused a relay. */
 export type RefusedWhy = 'notThisWait' | 'otherQuestion' | 'noReplies';
 
 /** The waiting node's answer (200, JSON). `resumed` comes only once n8n resumed the execution. */
-export type HandOverAnswer = { answer: 'resumed'; waitId: string } | { answer: 'kept'; why: KeptWhy } | { answer: 'refused'; why: RefusedWhy };
+export type RelayAnswer = { answer: 'resumed'; waitId: string } | { answer: 'kept'; why: KeptWhy } | { answer: 'refused'; why: RefusedWhy };
 
-/** The header that carries the hand-over's signature. */
-export const HAND_OVER_SIGNATURE_HEADER = 'x-omnichannel-wait-signature';
+/** The header that carries the relay's signature. */
+export const RELAY_SIGNATURE_HEADER = 'x-omnichannel-wait-signature';
 
-/** The signature of a hand-over body (hex HMAC), checked by the waiting node. */
-export function signHandOver(key: Buffer, body: string): string {
+/** The signature of a relay body (hex HMAC), checked by the waiting node. */
+export function signRelay(key: Buffer, body: string): string {
 	return createHmac('sha256', key).update(body).digest('hex');
 }
 
-export function handOverSignatureValid(key: Buffer, body: string, signature: unknown): boolean {
+export function relaySignatureValid(key: Buffer, body: string, signature: unknown): boolean {
 	if (typeof signature !== 'string' || signature.length !== 64) return false;
-	return timingSafeEqual(Buffer.from(signHandOver(key, body)), Buffer.from(signature));
+	return timingSafeEqual(Buffer.from(signRelay(key, body)), Buffer.from(signature));
 }
 
 /**
- * What became of a hand-over:
+ * What became of a relay:
  * - `taken`: the wait took it (it resumed, or kept the reply after a reminder);
  * - `notWaitingYet`: the execution is running; asked again, it becomes one of the others;
  * - `waitEnded`: no wait takes it any more, or the wait refused it: a reply is a new turn;
  * - `unreachable`: no answer, or an error that tells nothing.
  */
-export type HandOverOutcome = 'taken' | 'notWaitingYet' | 'waitEnded' | 'unreachable';
+export type RelayOutcome = 'taken' | 'notWaitingYet' | 'waitEnded' | 'unreachable';
 
-const isAnswer = (body: unknown): body is HandOverAnswer =>
+const isAnswer = (body: unknown): body is RelayAnswer =>
 	typeof body === 'object' && body !== null && ['resumed', 'kept', 'refused'].includes(String((body as IDataObject).answer));
 
 /**
  * The outcome of one call of the resume URL, decided here only:
  * - 200 with our node's answer: resumed or kept is taken, refused is ended;
  * - 200 with n8n's page (the execution finished, or waits at another node):
- *   taken, as the page cannot tell a wait this reply resumed (its hand-over
+ *   taken, as the page cannot tell a wait this reply resumed (its relay
  *   answered late, then asked again) from one another answer ended, and a
- *   reply handed over twice must not also start a run;
+ *   reply relayed twice must not also start a run;
  * - n8n's 409 for a running execution: not waiting yet; any other 409 (an
  *   execution stopped, failed or crashed; our node's page for a wait it no
  *   longer has), 404 (deleted), 410 (expired), 401 (a signature this n8n no
@@ -68,7 +68,7 @@ const isAnswer = (body: unknown): body is HandOverAnswer =>
  * - 5xx: unreachable (our node's failure page, a database error, or a resume
  *   that lost to another answer at the same moment, which n8n reports as 500).
  */
-export function outcomeOfAnswer(statusCode: number, body: unknown): HandOverOutcome {
+export function outcomeOfRelay(statusCode: number, body: unknown): RelayOutcome {
 	if (statusCode >= 200 && statusCode < 300) {
 		if (isAnswer(body)) return body.answer === 'refused' ? 'waitEnded' : 'taken';
 		return isN8nPage(statusCode, body) ? 'taken' : 'waitEnded';
@@ -78,15 +78,15 @@ export function outcomeOfAnswer(statusCode: number, body: unknown): HandOverOutc
 	return 'unreachable';
 }
 
-type HandOverContext = IWebhookFunctions | IExecuteFunctions;
+type RelayContext = IWebhookFunctions | IExecuteFunctions;
 
 /** One call of the waiting execution's resume URL, ending by `deadline`. */
-async function callWaitingExecution(context: HandOverContext, url: string, body: string, signature: string, deadline: number): Promise<HandOverOutcome> {
+async function callWaitingExecution(context: RelayContext, url: string, body: string, signature: string, deadline: number): Promise<RelayOutcome> {
 	const response = (await context.helpers.httpRequest({
 		method: 'POST',
 		url,
 		body,
-		headers: { 'Content-Type': 'application/json', [HAND_OVER_SIGNATURE_HEADER]: signature },
+		headers: { 'Content-Type': 'application/json', [RELAY_SIGNATURE_HEADER]: signature },
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: Math.max(1, deadline - Date.now()),
@@ -98,7 +98,7 @@ async function callWaitingExecution(context: HandOverContext, url: string, body:
 	} catch {
 		// n8n's own pages are HTML.
 	}
-	return outcomeOfAnswer(response.statusCode, parsed);
+	return outcomeOfRelay(response.statusCode, parsed);
 }
 
 /** Pauses between calls while the execution is running, doubling to the longest: each call costs n8n a load of the execution. */
@@ -106,26 +106,26 @@ const FIRST_RETRY_PAUSE_MS = 100;
 const LONGEST_RETRY_PAUSE_MS = 1600;
 
 /**
- * Hands `handOverBody` to the wait at `origin` (where this n8n serves its
+ * Relays `relayBody` to the wait at `origin` (where this n8n serves its
  * waiting executions), asking again while the execution is running (most
  * often still starting its wait just after the question), until `deadline`.
  */
-export async function handOver(
-	context: HandOverContext,
+export async function relay(
+	context: RelayContext,
 	origin: string,
 	key: Buffer,
 	wait: ChatWait,
-	handOverBody: HandOver,
+	relayBody: Relay,
 	deadline: number,
-): Promise<HandOverOutcome> {
-	const body = JSON.stringify(handOverBody);
+): Promise<RelayOutcome> {
+	const body = JSON.stringify(relayBody);
 	const url = chatResumeUrl(origin, wait);
 	for (let pause = FIRST_RETRY_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_RETRY_PAUSE_MS)) {
-		let outcome: HandOverOutcome;
+		let outcome: RelayOutcome;
 		try {
-			outcome = await callWaitingExecution(context, url, body, signHandOver(key, body), deadline);
+			outcome = await callWaitingExecution(context, url, body, signRelay(key, body), deadline);
 		} catch (error) {
-			context.logger.warn(`Omnichannel: node "${context.getNode().name}" could not reach n8n to hand a chat message to a waiting execution: ${(error as Error).message}`);
+			context.logger.warn(`Omnichannel: node "${context.getNode().name}" could not reach n8n to relay a chat message to a waiting execution: ${(error as Error).message}`);
 			return 'unreachable';
 		}
 		if (outcome !== 'notWaitingYet' || Date.now() + pause >= deadline) return outcome;
