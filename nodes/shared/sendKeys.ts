@@ -1,8 +1,9 @@
 /**
- * The client_request_id prefixes of this package's own sends. The service
- * keeps a send's client_request_id as given (docs/api-assumptions.md,
- * "Messages"), so a message whose key starts with one of them was sent by
- * this package, whoever the API attributes it to.
+ * The client_request_id prefixes of this package's own sends, each reserved
+ * here once: messageAuthors.ts tells the package's sends by them, and no two
+ * kinds of send can share one. What follows a prefix is its module's format
+ * (a carrier: chatWait/carrier.ts). The service keeps a send's
+ * client_request_id as given (docs/api-assumptions.md, "Messages").
  */
 /** A Send and Wait question: the key carries the wait (shared/chatWait). */
 export const CARRIER_PREFIX = 'n8nwait1_';

@@ -12,6 +12,7 @@ import {
 	recordedPage,
 } from './pages';
 import { takeRelay } from './chat';
+import { isRelayCall } from '../../shared/chatWait';
 import type { RelayAnswer } from '../../shared/chatWait';
 import { answerOutput, asPending } from './request';
 import type { PendingJson } from './request';
@@ -137,7 +138,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			return reply(this, 410, expiredPage(request.expiresAt));
 		}
 		const isPost = this.getRequestObject().method === 'POST';
-		if (single(query.via) === 'chat') {
+		if (isRelayCall(query)) {
 			if (!isPost) return reply(this, 405, answeredPage());
 			return await answerRelay(this, pending);
 		}

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 
 import { CARRIER_PREFIX } from '../sendKeys';
 import { credentialDerivedKey, deriveKey } from '../transport';
@@ -41,9 +42,17 @@ export function workflowTag(workflowId: string | undefined): string {
 	return createHash('sha256').update(workflowId ?? '').digest('hex').slice(0, 8);
 }
 
+const VIA_CHAT = 'chat';
+
 /** The query of the resume URL the trigger calls: `via` tells the waiting node's webhook it is a relay. */
 export function chatResumeParameters(waitId: string): Record<string, string> {
-	return { w: waitId, via: 'chat' };
+	return { w: waitId, via: VIA_CHAT };
+}
+
+/** Whether a call of the resume URL is a relay, from its query (as chatResumeParameters built it). */
+export function isRelayCall(query: IDataObject): boolean {
+	const via = Array.isArray(query.via) ? (query.via as unknown[])[0] : query.via;
+	return via === VIA_CHAT;
 }
 
 /** The resume URL, rebuilt as n8n signed it (parameters in the same order). */

@@ -37,7 +37,7 @@ export const MAX_HAND_OVER_HOURS = 7 * 24;
 export const DEFAULT_HAND_OVER_HOURS = 24;
 
 const PART_CODES: Record<HandOverPart, string> = { message: 'm', note: 'n' };
-const MARKER = /^n8nhandover1_([mn])_([0-9a-f]{16})(?:_([1-9][0-9]{0,5}))?$/;
+const MARKER = new RegExp(`^${HAND_OVER_PREFIX}([mn])_([0-9a-f]{16})(?:_([1-9][0-9]{0,5}))?$`);
 
 /** A limit in hours as the whole seconds a marker carries (at least 1). */
 export const limitSecondsOf = (hours: number): number => Math.max(1, Math.round(hours * 3600));
