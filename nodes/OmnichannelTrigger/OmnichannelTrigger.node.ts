@@ -1,10 +1,5 @@
-/**
- * Omnichannel Trigger: the service's signed webhook deliveries start one run
- * per event. Layers, each importing only the ones below it
- * (docs/development/trigger-internals.md, "Layers"): this file; the phases
- * registration/, delivery/, chatReplies/ and step/; parameters.ts (the panel);
- * options/ (one file per option); common/ (what the phases share).
- */import { NodeConnectionTypes } from 'n8n-workflow';
+/** Omnichannel Trigger: signed webhook deliveries start one run per event; its layers: docs/development/trigger-internals.md, "Layers". */
+import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,

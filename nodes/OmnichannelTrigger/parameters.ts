@@ -94,10 +94,7 @@ export function subscribedEvents(context: TriggerContext): string[] {
 	return events;
 }
 
-/**
- * Neither credential is required by the node's description (see the node), so
- * each registration mode checks for its own, with a message that says which.
- */
+/** Neither credential is required by the node's description, so each registration mode checks for its own. */
 export function requireCredential(context: IHookFunctions | IWebhookFunctions, name: string, message: string): void {
 	if (context.getNode().credentials?.[name] === undefined) {
 		throw new NodeOperationError(context.getNode(), message, {

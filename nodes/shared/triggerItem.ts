@@ -2,12 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ConversationMessage } from './conversation';
 
-/**
- * The Omnichannel Trigger's output item, declared once: the trigger writes
- * it (triggerItem) and the chat memory, or any later node of this package,
- * reads it (messageOfItem, conversationOfItem, currentMessagesOfItem). The
- * polling trigger's message records read the same way.
- */
+/** The Omnichannel Trigger's output item, declared once: the trigger writes it, and the chat memory or any later node of this package reads it. */
 
 /** The body of every delivery (docs/api-assumptions.md, "Webhook deliveries"). */
 export interface TriggerEvent extends IDataObject {
@@ -26,11 +21,7 @@ export interface TriggerBurst extends IDataObject {
 	quietSeconds: number;
 }
 
-/**
- * Step Aside for a Person, after Conversation > Hand Over to a Person: no
- * person answered within the hand-over's limit, so the bot answers again
- * (shared/handOverToPerson/state.ts). Present until the bot has answered.
- */
+/** Step Aside for a Person, after Conversation > Hand Over to a Person: no person answered within the hand-over's limit, so the bot answers again (shared/handOverToPerson/state.ts). */
 export interface TriggerHandOver extends IDataObject {
 	expired: true;
 	/** When the conversation was handed over (the service's time). */

@@ -1,9 +1,4 @@
-/**
- * Answer a Burst Once, in the process that receives the deliveries: the quiet
- * period is waited out before any execution exists, holding the delivery's
- * answer so that a restart meanwhile loses nothing (docs/development/trigger-internals.md,
- * "The quiet hold").
- */
+/** Answer a Burst Once, in the process that receives the deliveries: the quiet period is waited out before any execution exists, holding the delivery's answer so that a restart meanwhile loses nothing (docs/development/trigger-internals.md, "The quiet hold"). */
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -40,11 +35,7 @@ function holdOf(message: IDataObject): Held {
 
 export type HoldOutcome = { waitedMs: number } | { newerId: string };
 
-/**
- * Holds a customer's message until the conversation has been quiet for
- * `quietMs` in this process, or the delivery's `deadline` is near, or a
- * newer message of the conversation arrives.
- */
+/** Holds a customer's message until the conversation has been quiet for `quietMs` in this process, or the delivery's `deadline` is near, or a newer message of the conversation arrives. */
 export async function holdForQuiet(trigger: string, message: IDataObject, quietMs: number, deadline: number): Promise<HoldOutcome> {
 	const arrived = Date.now();
 	const key = `${trigger}|${String(message.conversation_id)}`;

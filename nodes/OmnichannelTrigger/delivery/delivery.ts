@@ -15,10 +15,7 @@ import { deliveryOptions, holdMessage, passesFilters } from '../options';
 import type { OptionValues } from '../options';
 import { manualSigningSecret, usesManualRegistration } from '../parameters';
 
-/**
- * Answers the request ourselves: no execution starts. The text names the
- * failed check only, never the secret or the expected signature.
- */
+/** Answers the request ourselves: no execution starts; the text names the failed check, never the secret. */
 function refuse(context: IWebhookFunctions, status: 400 | 401 | 409 | 503, reason: string): IWebhookResponseData {
 	const response = context.getResponseObject();
 	response.writeHead(status, { 'Content-Type': 'application/json' });
@@ -44,12 +41,7 @@ function header(context: IWebhookFunctions, name: string): string | undefined {
 	return Array.isArray(value) ? value.join(' ') : value;
 }
 
-/**
- * The bytes that were signed, exactly as received, whatever the content type.
- * n8n reads the body for JSON, text, form and XML content types and keeps the
- * bytes in `rawBody`; for any other type (octet-stream, none) webhook nodes
- * (this one is version 2) get the body unread, and `readRawBody` reads it.
- */
+/** The bytes that were signed, exactly as received, whatever the content type. */
 async function signedBytes(context: IWebhookFunctions): Promise<Buffer> {
 	const request = context.getRequestObject() as { rawBody?: unknown; readRawBody?: () => Promise<void> };
 	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') await request.readRawBody();
@@ -119,12 +111,7 @@ async function verifiedEvent(context: IWebhookFunctions, key: KeyObject, trigger
 	return { event };
 }
 
-/**
- * One delivery: verify (401), parse (400), hand a chat reply to the wait it
- * answers (replyRouting.ts), then skip what the node does not want or has
- * already accepted (2xx), and emit the rest exactly once. Everything it does
- * ends by one deadline.
- */
+/** One delivery: verify (401), parse (400), relay a chat reply, skip what is unwanted or already accepted (2xx), emit the rest once, all by one deadline. */
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const deadline = Date.now() + DELIVERY_BUDGET_MS;
 	const kind = kindOf(context);

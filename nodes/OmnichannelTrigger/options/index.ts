@@ -13,10 +13,7 @@ import { stepAside } from './stepAside';
 
 export type { CustomerMessage, OptionValues, StepVerdict, TriggerOption } from './option';
 
-/**
- * The trigger's Options, in the panel's order: the node's panel, the
- * activation check, the delivery, the step and the item all read this list.
- */
+/** The trigger's Options, in the panel's order: the node's panel, the activation check, the delivery, the step and the item all read this list. */
 export const TRIGGER_OPTIONS: ReadonlyArray<TriggerOption<unknown>> = [burst, stepAside, handOverLimit, channelTypes, directions, outputDataOnly];
 
 const nameOf = (option: TriggerOption<unknown>): string => option.description.name;
@@ -93,11 +90,7 @@ export async function waitBeforeRead(context: IExecuteFunctions, values: OptionV
 	}
 }
 
-/**
- * The options' decisions on a customer's message, from one read of its
- * conversation: every check, then every claim (a message a check stops
- * claims nothing). The fields they add to the item, by option.
- */
+/** The options' decisions on a customer's message, from one read of its conversation: every check, then every claim (a message a check stops claims nothing). */
 export async function decideCustomerMessage(customerMessage: CustomerMessage): Promise<{ stop: string } | { fields: Map<string, IDataObject> }> {
 	const readers = conversationReaders(customerMessage.values);
 	const fields = new Map<string, IDataObject>();

@@ -19,10 +19,7 @@ export interface CustomerMessage {
 /** An option's say on a customer's message: the execution stops with a hint, or goes on, adding fields to its item. */
 export type StepVerdict = { stop: string } | { item?: IDataObject };
 
-/**
- * One entry under the trigger's Options: its description, its reader and its
- * effects, each at the phase that applies it (options/index.ts lists them).
- */
+/** One entry under the trigger's Options: its description, its reader and its effects, each at the phase that applies it (options/index.ts lists them). */
 export interface TriggerOption<T = unknown> {
 	description: INodeProperties;
 	/** The value, or undefined when the option is off; throws, naming the option, for a bad value. */

@@ -1,17 +1,4 @@
-/**
- * "Step Aside for a Person": while a person of the workspace has
- * written in the conversation within the chosen period before a customer's
- * message (or after it, during a burst's quiet period), the customer's
- * message does not continue the workflow; the execution says so in a hint.
- * A person is anyone the package's one classifier calls so
- * (shared/messageAuthors.ts): not System, not this package's own sends. Times
- * are the service's own (created_at), so n8n's clock does not matter.
- *
- * After Conversation > Hand Over to a Person (shared/handOverToPerson), the
- * bot keeps quiet until a person has written and the period has passed after
- * their last message, or until the Hand-Over Limit passes with no person's
- * answer; the same read decides it.
- */
+/** Step Aside for a Person: while a person of the workspace has written within the period, or after a hand-over until a person wrote or its limit passed, customer messages do not continue the workflow. */
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { timeOf } from '../../shared/conversation';

@@ -1,9 +1,4 @@
-/**
- * The trigger's step for a customer's message when an option reads the
- * conversation: one read of its latest messages serves every option, and is
- * kept for the rest of the execution, so the Omnichannel Chat Memory does not
- * read again (shared/conversation.ts).
- */
+/** The trigger's step for a customer's message when an option reads the conversation: one read of its latest messages serves every option, and is kept for the rest of the execution, so the Omnichannel Chat Memory does not read again (shared/conversation.ts). */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 

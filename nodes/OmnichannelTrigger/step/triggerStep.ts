@@ -10,14 +10,7 @@ import { customerMessageStep } from './customerMessage';
 import type { CustomerMessageOutcome } from './customerMessage';
 import { firstRunOf } from './firstRun';
 
-/**
- * The trigger's step, the first of every execution a delivery started, with
- * the whole event as input, wherever the execution runs (a queue-mode worker
- * included). The first execution of an event passes it on (firstRun.ts); a
- * later one (a copy that reached another n8n process, a redelivery after a
- * restart) outputs nothing and says so in its hints. A customer's message then
- * continues only as the options that read the conversation decide.
- */
+/** The trigger's step, the first of every execution a delivery started: the ledger, then the options, then the item. */
 export async function triggerStep(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const values = readOptions(context.getNode(), context.getNodeParameter('options', 0, {}) as IDataObject);
 	const output: INodeExecutionData[] = [];

@@ -5,14 +5,7 @@ import { CARRIER_PREFIX } from '../sendKeys';
 import { credentialDerivedKey, deriveKey } from '../transport';
 import type { OmnichannelContext } from '../transport';
 
-/**
- * A Send and Wait answered in the chat. The question's client_request_id
- * carries the wait ("the carrier"): where n8n resumes the waiting execution
- * and which replies count, sealed with a key derived from the API key, so
- * that only nodes holding the same Omnichannel credential can read it. The
- * service keeps and returns it as sent, up to 256 characters
- * (docs/api-assumptions.md, "Messages").
- */
+/** The question's client_request_id carries its wait (the carrier), sealed with the credential's key; the service keeps up to this many characters (docs/api-assumptions.md, "Messages"). */
 export const MAX_CLIENT_REQUEST_ID = 256;
 
 export type ReplyParty = 'customer' | 'agent' | 'either';
@@ -126,10 +119,7 @@ function unpack(bytes: Buffer): ChatWait | undefined {
 	return wait.path.startsWith('/') ? wait : undefined;
 }
 
-/**
- * The carrier of a wait. Deterministic (the nonce is derived from the
- * content), so a send retried with the same wait keeps its idempotency key.
- */
+/** The carrier of a wait; deterministic, so a send retried with the same wait keeps its idempotency key. */
 export function sealCarrier(key: Buffer, wait: ChatWait): string {
 	if (wait.waitId.length !== 24 || wait.signature.length !== 64 || wait.workflow.length !== 8 || !HEX.test(wait.waitId + wait.signature + wait.workflow)) {
 		throw new Error('unexpected wait id or resume signature');

@@ -6,12 +6,7 @@ import { chatResumeUrl } from './carrier';
 import type { ChatWait } from './carrier';
 import { isN8nPage, isRunningAlready } from './n8nAnswers';
 
-/**
- * The relay: the Omnichannel Trigger (a reply) or the node asking a newer
- * question (the news that it superseded the wait) POSTs this to the wait's
- * resume URL, signed with the chat-wait key; the waiting node answers with a
- * RelayAnswer.
- */
+/** The relay: the Omnichannel Trigger (a reply) or the node asking a newer question (the news that it superseded the wait) POSTs this to the wait's resume URL, signed with the chat-wait key; the waiting node answers with a RelayAnswer. */
 export interface Relay extends IDataObject {
 	questionId: string;
 	eventId: string;
@@ -42,32 +37,13 @@ export function relaySignatureValid(key: Buffer, body: string, signature: unknow
 	return timingSafeEqual(Buffer.from(signRelay(key, body)), Buffer.from(signature));
 }
 
-/**
- * What became of a relay:
- * - `taken`: the wait took it (it resumed, or kept the reply after a reminder);
- * - `notWaitingYet`: the execution is running; asked again, it becomes one of the others;
- * - `waitEnded`: no wait takes it any more, or the wait refused it: a reply is a new turn;
- * - `unreachable`: no answer, or an error that tells nothing.
- */
+/** What became of a relay: taken, notWaitingYet (the execution is running: ask again), waitEnded, or unreachable. */
 export type RelayOutcome = 'taken' | 'notWaitingYet' | 'waitEnded' | 'unreachable';
 
 const isAnswer = (body: unknown): body is RelayAnswer =>
 	typeof body === 'object' && body !== null && ['resumed', 'kept', 'refused'].includes(String((body as IDataObject).answer));
 
-/**
- * The outcome of one call of the resume URL, decided here only:
- * - 200 with our node's answer: resumed or kept is taken, refused is ended;
- * - 200 with n8n's page (the execution finished, or waits at another node):
- *   taken, as the page cannot tell a wait this reply resumed (its relay
- *   answered late, then asked again) from one another answer ended, and a
- *   reply relayed twice must not also start a run;
- * - n8n's 409 for a running execution: not waiting yet; any other 409 (an
- *   execution stopped, failed or crashed; our node's page for a wait it no
- *   longer has), 404 (deleted), 410 (expired), 401 (a signature this n8n no
- *   longer accepts), 405 or other 2xx: ended;
- * - 5xx: unreachable (our node's failure page, a database error, or a resume
- *   that lost to another answer at the same moment, which n8n reports as 500).
- */
+/** The outcome of one call of the resume URL, decided here only (docs/development/shared-internals.md, nodes/shared/chatWait/relay.ts). */
 export function outcomeOfRelay(statusCode: number, body: unknown): RelayOutcome {
 	if (statusCode >= 200 && statusCode < 300) {
 		if (isAnswer(body)) return body.answer === 'refused' ? 'waitEnded' : 'taken';
@@ -105,11 +81,7 @@ async function callWaitingExecution(context: RelayContext, url: string, body: st
 const FIRST_RETRY_PAUSE_MS = 100;
 const LONGEST_RETRY_PAUSE_MS = 1600;
 
-/**
- * Relays `relayBody` to the wait at `origin` (where this n8n serves its
- * waiting executions), asking again while the execution is running (most
- * often still starting its wait just after the question), until `deadline`.
- */
+/** Relays `relayBody` to the wait at `origin`, asking again while the execution is running, until `deadline`. */
 export async function relay(
 	context: RelayContext,
 	origin: string,
