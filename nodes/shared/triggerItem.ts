@@ -37,17 +37,6 @@ export function dataOf(event: TriggerEvent): IDataObject {
 	return data !== null && typeof data === 'object' && !Array.isArray(data) ? data : { data };
 }
 
-/** The item: the whole event, or with Output Data Only its data; with Answer a Burst Once, `burst`; after an expired hand-over, `handOver`. */
-export function triggerItem(
-	event: TriggerEvent,
-	{ dataOnly, burst, handOver }: { dataOnly: boolean; burst?: TriggerBurst; handOver?: TriggerHandOver },
-): IDataObject {
-	const json = { ...(dataOnly ? dataOf(event) : event) };
-	if (burst) json.burst = burst;
-	if (handOver) json.handOver = handOver;
-	return json;
-}
-
 const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const isMessage = (value: unknown): value is ConversationMessage =>
