@@ -1,7 +1,7 @@
 'use strict';
 // Fills a trigger node's de-duplication window in n8n's SQLite database, as
 // a workspace receiving 5 events/s for two hours leaves it: 40,000 ids
-// (nodes/OmnichannelTrigger/step/eventsInDatabase.ts, LEDGER_ENTRIES). n8n stores each id
+// (nodes/OmnichannelTrigger/common/eventsInDatabase.ts, LEDGER_ENTRIES). n8n stores each id
 // as the base64 MD5 that its de-duplication helper computes; the row must
 // exist already (the warm-up event creates it).
 const { execFileSync } = require('child_process');

@@ -51,7 +51,7 @@ const { hasValidSignature } = require('../../sandbox/webhooks/signing');
 
 const MAX_SAMPLES = 500;
 const DEFAULT_QUIET_SECONDS = 2;
-/** The option's own range (nodes/OmnichannelTrigger/step/burst.ts, MAX_QUIET_SECONDS). */
+/** The option's own range (nodes/OmnichannelTrigger/options/burst.ts, MAX_QUIET_SECONDS). */
 const MAX_QUIET_SECONDS = 60;
 const MESSAGES = 3;
 const SPACING_MS = 200;

@@ -58,8 +58,17 @@ function ledgerSources(revision) {
 	} catch {
 		lock = read('nodes/OmnichannelTrigger/databaseLock.ts');
 	}
+	let ledger;
+	for (const folder of ['common/', 'step/', '']) {
+		try {
+			ledger = read(`nodes/OmnichannelTrigger/${folder}eventsInDatabase.ts`);
+			break;
+		} catch {
+			// The ledger moved between folders of the trigger over time.
+		}
+	}
 	return {
-		'eventsInDatabase.ts': read('nodes/OmnichannelTrigger/step/eventsInDatabase.ts').replaceAll('../shared/databaseLock', './databaseLock'),
+		'eventsInDatabase.ts': ledger.replace(/'(\.\.\/)+shared\/databaseLock'/g, "'./databaseLock'"),
 		'databaseLock.ts': lock,
 	};
 }

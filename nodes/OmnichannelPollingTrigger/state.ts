@@ -74,8 +74,8 @@ export function sameCursor(a: Cursor | undefined, b: Cursor | undefined): boolea
  * durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED) every poll gets a
  * fresh copy of the node's static data, read from the cursor table. After an
  * n8n restart several polls of the node then ran on copies of the same
- * cursor, and each emitted the same records (measured in
- * test/compat/v3-defaults.n8n.test.js). The workflow id and node id are the
+ * cursor, and each emitted the same records (docs/development/compatibility.md,
+ * "n8n 3.0's defaults, on 2.41.1"). The workflow id and node id are the
  * same for every copy.
  *
  * Why wait instead of returning at once: n8n 2.40 takes the workflow's
@@ -123,8 +123,8 @@ export async function exclusive<T>(key: string, run: () => Promise<T>): Promise<
  * execution it starts, after the poll has returned, and a poll reads the
  * state n8n had when it was scheduled. A poll that reads the very state the
  * previous one emitted from, before n8n saved what that one wrote, would emit
- * the same records again (measured after an n8n restart in
- * test/compat/v3-defaults.n8n.test.js). Such a poll returns null instead, for
+ * the same records again (after an n8n restart, as the compatibility page
+ * says). Such a poll returns null instead, for
  * at most PENDING_MS: if n8n refused to save (its lease on the poll was
  * lost, so no execution ran either), the records come again after that.
  * Without durable cursors the next poll reads the state the last one wrote,

@@ -1,16 +1,4 @@
-/**
- * Omnichannel Trigger: the service's signed webhook deliveries start one run
- * per event, in one n8n process and in queue mode. Its folders, by phase:
- * - registration/: the webhook at the service as n8n publishes and
- *   unpublishes the workflow, and its id and signing secret in static data;
- * - delivery/: each delivery verified, parsed, filtered, held for Answer a
- *   Burst Once and admitted once per process;
- * - chatReplies/: a reply to a waiting Send and Wait handed to that execution
- *   (the protocol is shared/chatWait);
- * - step/: the execution's first step: the event's ledger in n8n's database,
- *   then the options that read the conversation.
- * Its item is declared in shared/triggerItem.ts.
- */
+/** Omnichannel Trigger: signed webhook deliveries start one run per event; its layers: docs/development/trigger-internals.md, "Layers". */
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	ICredentialTestFunctions,
@@ -25,8 +13,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { keyBytesOfSecret } from './common/signature';
 import { receiveDelivery } from './delivery/delivery';
-import { keyBytesOfSecret } from './delivery/signature';
 import { triggerProperties } from './parameters';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './registration/lifecycle';
 import { triggerStep } from './step/triggerStep';

@@ -1,14 +1,9 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
-import { CHANNEL_TYPE_OPTIONS } from '../shared/channelTypes';
-import { MESSAGE_DIRECTION_OPTIONS } from '../shared/messageAuthors';
-import type { MessageDirection } from '../shared/messageAuthors';
-import { ALL_EVENTS, normaliseEvents } from './registration/events';
-import type { MessageFilters } from '../shared/messageFilters';
-import { keyBytesOfSecret } from './delivery/signature';
-import { burstOption } from './step/burst';
-import { handOverLimitOption, stepAsideOption } from './step/stepAside';
+import { ALL_EVENTS, normaliseEvents } from './common/events';
+import { keyBytesOfSecret } from './common/signature';
+import { TRIGGER_OPTIONS } from './options';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -80,37 +75,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [
-			burstOption,
-			stepAsideOption,
-			handOverLimitOption,
-			{
-				displayName: 'Channel Types',
-				name: 'channelTypes',
-				type: 'multiOptions',
-				default: [],
-				description:
-					'Only messages on these channel types start the workflow. Leave empty for all. Other events are not affected.',
-				options: CHANNEL_TYPE_OPTIONS,
-			},
-			{
-				displayName: 'Message Directions',
-				name: 'directions',
-				type: 'multiOptions',
-				default: [],
-				description:
-					'Only messages sent this way start the workflow. Leave empty for all. Other events are not affected.',
-				options: MESSAGE_DIRECTION_OPTIONS,
-			},
-			{
-				displayName: 'Output Data Only',
-				name: 'outputDataOnly',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to output only the event's data (the message or contact) instead of the whole event",
-			},
-		],
+		options: TRIGGER_OPTIONS.map((option) => option.description),
 	},
 ];
 
@@ -129,10 +94,7 @@ export function subscribedEvents(context: TriggerContext): string[] {
 	return events;
 }
 
-/**
- * Neither credential is required by the node's description (see the node), so
- * each registration mode checks for its own, with a message that says which.
- */
+/** Neither credential is required by the node's description, so each registration mode checks for its own. */
 export function requireCredential(context: IHookFunctions | IWebhookFunctions, name: string, message: string): void {
 	if (context.getNode().credentials?.[name] === undefined) {
 		throw new NodeOperationError(context.getNode(), message, {
@@ -158,17 +120,4 @@ export async function checkManualSigningSecret(context: IHookFunctions): Promise
 		});
 	}
 	return key;
-}
-
-export function eventFilters(context: IWebhookFunctions): MessageFilters {
-	const options = context.getNodeParameter('options', {}) as {
-		directions?: MessageDirection[];
-		channelTypes?: string[];
-	};
-	return { directions: options.directions ?? [], channelTypes: options.channelTypes ?? [] };
-}
-
-/** Output Data Only: the message or contact instead of the whole event. */
-export function outputsDataOnly(context: IExecuteFunctions): boolean {
-	return (context.getNodeParameter('options', 0, {}) as { outputDataOnly?: boolean }).outputDataOnly === true;
 }

@@ -1,7 +1,4 @@
-/**
- * Display names of the API's channel types
- * (docs/api-assumptions.md, "Identifiers and enumerations").
- */
+/** Display names of the API's channel types (docs/api-assumptions.md, "Identifiers and enumerations"). */
 export const CHANNEL_TYPE_LABELS: Readonly<Record<string, string>> = {
 	email: 'Email',
 	facebook: 'Facebook',

@@ -1,16 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { BoundedMap } from './boundedMap';
+import { BoundedMap } from './processMemory/boundedMap';
 import { apiRequest } from './transport';
 import type { OmnichannelContext } from './transport';
 
-/**
- * The one reader of a conversation's recent messages, for every part of the
- * package that decides from them (reply routing, bursts, stepping aside, the
- * chat memory). One page, newest first (docs/api-assumptions.md, "Lists and
- * pagination"): a burst, the replies since a question and a memory's window
- * all fit in it.
- */
+/** The one reader of a conversation's recent messages, one page newest first (docs/api-assumptions.md, "Lists and pagination"). */
 export const RECENT_MESSAGES = 100;
 
 /** A message as the messages list and the message.created event carry it (docs/api-assumptions.md, "Messages"). */
@@ -40,20 +34,11 @@ export interface ReadOptions {
 	itemIndex?: number;
 	/** The caller's deadline (ms since the epoch), passed to the transport. */
 	deadline?: number;
-	/**
-	 * Serve and keep the read for the rest of the execution: the trigger's
-	 * step reads once, and the chat memory of the same execution takes that
-	 * read instead of a second one.
-	 */
+	/** Serve and keep the read for the rest of the execution: the trigger's step reads once, and the chat memory of the same execution takes that read instead of a second one. */
 	keepForExecution?: boolean;
 }
 
-/**
- * Process memory: the latest read of a conversation per running execution.
- * An execution runs in one process from its trigger step to its last node
- * (a queue-mode worker included), so this is where its nodes meet; a Retry
- * on another process reads again. Bounded: a forgotten read costs one request.
- */
+/** Process memory: the latest read of a conversation per running execution. */
 const readsOfExecutions = new BoundedMap<string, ConversationMessage[]>(500);
 
 function executionIdOf(context: OmnichannelContext): string | undefined {

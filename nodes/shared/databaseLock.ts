@@ -1,30 +1,7 @@
 import { sleep } from 'n8n-workflow';
 import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-workflow';
 
-/**
- * A cross-process lock kept in n8n's database: one row of n8n's
- * de-duplication store (the workflow's row for the trigger's event ledger, an
- * action node's own row for its creates), in mode "latestIncrementalKey",
- * holding one number, the holder's stamp: when it last proved it is alive
- * (ms × 1000 plus a random part, so no two stamps match).
- *
- * n8n's helpers offer one atomic step only: creating a row (the database
- * refuses a second). Every other call reads the row, compares in JavaScript
- * and writes it back. So:
- * - a try sends 0 and a value a little older than any live holder's stamp:
- *   only the call that creates the row sees both as new (it has the lock and
- *   stamps it at once); on a live lock both are "processed" and nothing
- *   changes, so waiting never refreshes a lock;
- * - on a lock whose stamp is older than LockTiming.staleMs, the second value
- *   is new: the lock is judged stale by its own age, and taken over when it
- *   is still stale confirmStaleMs later (a holder renews far more often);
- * - the holder renews its stamp every renewMs, so a slow holder (a busy
- *   database, a full window) keeps its lock; one that could not renew for
- *   half of staleMs stops counting itself as the holder before anyone could
- *   judge its lock stale, and writes nothing more;
- * - release deletes the row only while it still holds the holder's stamp, and
- *   a failed release is logged: the verdicts stand.
- */
+/** A cross-process lock in one row of n8n's de-duplication store, holding the holder's stamp (docs/development/shared-internals.md, nodes/shared/databaseLock.ts). */
 export type LockHelpers = Pick<DeduplicationHelperFunctions, 'checkProcessedAndRecord' | 'clearAllProcessedItems'>;
 
 export interface LockLog {
@@ -40,10 +17,7 @@ export interface LockTiming {
 	renewMs: number;
 	/** Past this, the check runs without the lock and says so in the log. */
 	giveUpMs: number;
-	/**
-	 * How long one process keeps the lock across the checks of a busy spell
-	 * (eventsInDatabase.ts) before giving it back for others to take.
-	 */
+	/** How long one process keeps the lock across the checks of a busy spell (eventsInDatabase.ts) before giving it back for others to take. */
 	holdMs?: number;
 }
 
@@ -84,10 +58,7 @@ const INCOMPATIBLE_ROW_WARNING =
 export interface HeldLock {
 	/** False once another process took the lock over: the holder must not write. */
 	readonly held: boolean;
-	/**
-	 * How long taking it cost once free: the winning try and the first stamp,
-	 * without the waiting before. Giving it back costs about as much again.
-	 */
+	/** How long taking it cost once free: the winning try and the first stamp, without the waiting before. */
 	readonly takeMs: number;
 	release(): Promise<void>;
 }
@@ -107,11 +78,7 @@ async function attempt(helpers: LockHelpers, timing: LockTiming, place: LockPlac
 	}
 }
 
-/**
- * Acquires the lock; resolves to undefined, logged, when the check must run
- * without it: the row belongs to another node, or the lock stayed taken for
- * giveUpMs.
- */
+/** Acquires the lock; resolves to undefined, logged, when the check must run without it: the row belongs to another node, or the lock stayed taken for giveUpMs. */
 export async function acquireLock(
 	helpers: LockHelpers,
 	log: LockLog,

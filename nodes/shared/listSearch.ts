@@ -12,11 +12,7 @@ function matches(filter: string | undefined, ...values: unknown[]): boolean {
 	return values.some((value) => typeof value === 'string' && value.toLowerCase().includes(needle));
 }
 
-/**
- * One page of a searchable list in the editor; n8n hands `paginationToken`
- * (the next page number) back when the user scrolls to the end. Pages are read
- * as every list is (transport/pagination.ts), one at a time.
- */
+/** One page of a searchable list in the editor; n8n hands `paginationToken` (the next page number) back when the user scrolls to the end. */
 async function searchPage(
 	context: ILoadOptionsFunctions,
 	endpoint: string,

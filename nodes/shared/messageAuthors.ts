@@ -2,17 +2,7 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { OWN_SEND_PREFIXES } from './sendKeys';
 
-/**
- * Who wrote a message, decided here for every part of the package (reply
- * routing, bursts, stepping aside, the chat memory):
- * - `customer`: an inbound message (`from_customer`);
- * - `package`: a send of this package (its client_request_id starts with one
- *   of the package's prefixes, sendKeys.ts), whoever the API attributes it to;
- * - `person`: any other message attributed to a user of the workspace
- *   (`from_user_id`), an agent or owner writing in the inbox or through the API;
- * - `system`: the rest, sent as the workspace System.
- * Attribution rules: docs/api-assumptions.md, "Messages".
- */
+/** Who wrote a message, decided here for the whole package: customer, package (a prefix of sendKeys.ts), person or system (docs/api-assumptions.md, "Messages"). */
 export type MessageAuthor = 'customer' | 'person' | 'system' | 'package';
 
 const attributedToUser = (message: IDataObject): boolean =>
@@ -29,11 +19,7 @@ export function messageAuthor(message: IDataObject): MessageAuthor {
 	return attributedToUser(message) ? 'person' : 'system';
 }
 
-/**
- * The attribution the API shows, which the triggers' direction filter
- * matches: a send of this package counts as the agent or System it is
- * attributed to, as in the inbox.
- */
+/** The attribution the API shows, which the triggers' direction filter matches: a send of this package counts as the agent or System it is attributed to, as in the inbox. */
 export type MessageDirection = 'customer' | 'agent' | 'system';
 
 export function messageDirection(message: IDataObject): MessageDirection {

@@ -16,8 +16,12 @@ export function onChannelTypes(record: IDataObject, channelTypes: string[]): boo
 	return channelTypes.length === 0 || (typeof record.channel === 'string' && channelTypes.includes(record.channel));
 }
 
+/** A message sent one of the directions (any, when none is chosen). */
+export function inDirections(message: IDataObject, directions: MessageDirection[]): boolean {
+	return directions.length === 0 || directions.includes(messageDirection(message));
+}
+
 /** A message sent one of the chosen ways, on one of the chosen channel types. */
 export function matchesMessageFilters(message: IDataObject, filters: MessageFilters): boolean {
-	if (filters.directions.length > 0 && !filters.directions.includes(messageDirection(message))) return false;
-	return onChannelTypes(message, filters.channelTypes);
+	return inDirections(message, filters.directions) && onChannelTypes(message, filters.channelTypes);
 }

@@ -1,9 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * The ID held by a resource locator parameter. Also accepts a plain string,
- * as an AI agent or an older workflow may supply.
- */
+/** The ID held by a resource locator parameter. */
 export function locatorValue(raw: unknown): unknown {
 	if (raw && typeof raw === 'object' && 'value' in raw) return (raw as IDataObject).value;
 	return raw;

@@ -1,10 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/**
- * A record picked From List or By ID. The list comes from the node's
- * `listSearch` method named `searchListMethod` (see listSearch.ts): every node
- * that uses a locator lists that method in its `methods`.
- */
+/** A record picked From List or By ID. */
 function resourceLocator(
 	name: string,
 	displayName: string,

@@ -1,32 +1,11 @@
 import type { IExecuteFunctions, IWorkflowExecutionCustomData } from 'n8n-workflow';
 
-/**
- * The run seed: what the default client_request_id of every send in one run
- * is derived from, kept in the execution's custom data (n8n's
- * `$execution.customData`) under this key.
- *
- * n8n's Retry of a failed or crashed execution starts a NEW execution with a
- * new id, but hands it the earlier execution's data, custom data included.
- * A seed kept there therefore survives Retry: the sends that went out before
- * the failure get the same keys again and the API answers them with the
- * original messages instead of sending twice. A separate run (another manual
- * run, the next schedule tick, the next event) starts with no custom data and
- * seeds itself from its own execution id, so it sends again.
- *
- * The Omnichannel Trigger seeds executions it starts with the event id (see
- * its execution step), so every execution of one event shares its keys: a
- * crashed execution that n8n rebuilt without its custom data, retried, sends
- * nothing twice either.
- */
+/** The run seed, kept in the execution's custom data: every send's default key derives from it, and n8n's Retry keeps it, so a Retry sends nothing twice. */
 export const RUN_SEED_KEY = 'omnichannel_run';
 
 type CustomDataHolder = { customData?: IWorkflowExecutionCustomData };
 
-/**
- * The execution's custom data, or undefined where n8n offers none: versions
- * before custom data reached node contexts, and contexts without an execution
- * (n8n's getter throws there).
- */
+/** The execution's custom data, or undefined where n8n offers none: versions before custom data reached node contexts, and contexts without an execution (n8n's getter throws there). */
 function customDataOf(context: CustomDataHolder): IWorkflowExecutionCustomData | undefined {
 	try {
 		const customData = context.customData;
@@ -47,10 +26,7 @@ export function seedRun(context: CustomDataHolder, seed: string, replace = false
 	}
 }
 
-/**
- * Keeps a value in the execution's custom data, which n8n's Retry hands to
- * the new execution; never fails the run (n8n may refuse the value).
- */
+/** Keeps a value in the execution's custom data, which n8n's Retry hands to the new execution; never fails the run (n8n may refuse the value). */
 export function keepInExecution(context: CustomDataHolder, key: string, value: string): void {
 	const customData = customDataOf(context);
 	if (!customData) return;

@@ -1,10 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * The fields Simplify keeps, most used first (n8n's guideline: at most 10).
- * Each set keeps every field that the shipped examples and the E2E workflows
- * read from the node, so switching Simplify on does not break them.
- */
+/** The fields Simplify keeps, most used first (n8n's guideline: at most 10). */
 export const SIMPLIFIED_FIELDS = {
 	contact: ['id', 'name', 'email', 'phone', 'company', 'lead_status', 'lead_source', 'updated_at'],
 	conversation: ['id', 'channel', 'status', 'customer_id', 'updated_at'],

@@ -2,12 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ConversationMessage } from './conversation';
 
-/**
- * The Omnichannel Trigger's output item, declared once: the trigger writes
- * it (triggerItem) and the chat memory, or any later node of this package,
- * reads it (messageOfItem, conversationOfItem, currentMessagesOfItem). The
- * polling trigger's message records read the same way.
- */
+/** The Omnichannel Trigger's output item, declared once: the trigger writes it, and the chat memory or any later node of this package reads it. */
 
 /** The body of every delivery (docs/api-assumptions.md, "Webhook deliveries"). */
 export interface TriggerEvent extends IDataObject {
@@ -26,11 +21,7 @@ export interface TriggerBurst extends IDataObject {
 	quietSeconds: number;
 }
 
-/**
- * Step Aside for a Person, after Conversation > Hand Over to a Person: no
- * person answered within the hand-over's limit, so the bot answers again
- * (shared/handOverToPerson/state.ts). Present until the bot has answered.
- */
+/** Step Aside for a Person, after Conversation > Hand Over to a Person: no person answered within the hand-over's limit, so the bot answers again (shared/handOverToPerson/state.ts). */
 export interface TriggerHandOver extends IDataObject {
 	expired: true;
 	/** When the conversation was handed over (the service's time). */
@@ -44,17 +35,6 @@ export interface TriggerHandOver extends IDataObject {
 export function dataOf(event: TriggerEvent): IDataObject {
 	const { data } = event;
 	return data !== null && typeof data === 'object' && !Array.isArray(data) ? data : { data };
-}
-
-/** The item: the whole event, or with Output Data Only its data; with Answer a Burst Once, `burst`; after an expired hand-over, `handOver`. */
-export function triggerItem(
-	event: TriggerEvent,
-	{ dataOnly, burst, handOver }: { dataOnly: boolean; burst?: TriggerBurst; handOver?: TriggerHandOver },
-): IDataObject {
-	const json = { ...(dataOnly ? dataOf(event) : event) };
-	if (burst) json.burst = burst;
-	if (handOver) json.handOver = handOver;
-	return json;
 }
 
 const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);

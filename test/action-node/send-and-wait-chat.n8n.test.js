@@ -280,7 +280,7 @@ describe('Send and Wait answered in the chat (regular mode)', () => {
 				expect(output.data).toEqual({ approved: output.answeredIn === 'link' });
 				winners[output.answeredIn]++;
 				// A reply that lost to the link finds the execution finished: n8n's answer cannot tell that from the
-				// reply's own earlier hand-over, so it is taken as answered and starts no run (docs/send-and-wait.md).
+				// reply's own earlier relay, so it is taken as answered and starts no run (docs/send-and-wait.md).
 				await sleep(QUIET_PERIOD_MS);
 				expect(startingWith(await messages(conversation.id), FLOWS.approval.question)).toHaveLength(1);
 			}

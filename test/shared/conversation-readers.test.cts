@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isFromParty } from '../../nodes/shared/chatWait';
 import { messageAuthor, messageDirection } from '../../nodes/shared/messageAuthors';
 import { CARRIER_PREFIX, REPROMPT_PREFIX, SEND_KEY_PREFIX } from '../../nodes/shared/sendKeys';
-import { personAnswering, stepAsideMinutesOf } from '../../nodes/OmnichannelTrigger/step/stepAside';
+import { personAnswering, stepAsideMinutesOf } from '../../nodes/OmnichannelTrigger/options/stepAside';
 import type { ConversationMessage } from '../../nodes/shared/conversation';
 
 const message = (fields: IDataObject): ConversationMessage => ({ id: 'msg_1', ...fields });

@@ -19,7 +19,7 @@ import {
 import type { ConversationMessage } from '../../nodes/shared/conversation';
 import { messageAuthor } from '../../nodes/shared/messageAuthors';
 import { HAND_OVER_NOTE_MARK, turnOf } from '../../nodes/OmnichannelChatMemory/turns';
-import { handOverLimitHoursOf } from '../../nodes/OmnichannelTrigger/step/stepAside';
+import { handOverLimitHoursOf } from '../../nodes/OmnichannelTrigger/options/handOverLimit';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, 0) + minute * 60_000).toISOString();
 const EPISODE = 'a1b2c3d4e5f60718';

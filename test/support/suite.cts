@@ -1,7 +1,11 @@
-/** Per-file setup of the node tests: one sandbox, and the leak check at the end. */
+/** Per-file setup of the node tests: one sandbox, and the leak check at the end (action node) or the trigger hosts' closing (trigger). */
+import type { INodeParameters } from 'n8n-workflow';
+
 import { assertNoSecretLeaked } from './host/action-node.cjs';
 import type { Credentials } from './host/action-node.cjs';
-import { startSandbox, startSandboxProcess } from './sandbox.cjs';
+import { TriggerHost, loadTriggerType } from './host/trigger.cjs';
+import type { HostOptions } from './host/trigger.cjs';
+import { control, startSandbox, startSandboxProcess } from './sandbox.cjs';
 import type { Sandbox, SandboxOptions } from './sandbox.cjs';
 
 export interface Suite {
@@ -26,6 +30,60 @@ export function useSandbox(options: SandboxOptions & { ownProcess?: boolean } = 
 	afterAll(async () => {
 		await suite.sb?.close();
 		assertNoSecretLeaked();
+	});
+	return suite;
+}
+
+/** What a trigger test may choose of its host: how many "processes", and the node type's loader. */
+type HostChoices = Partial<Pick<HostOptions, 'loadNodeType' | 'processes'>>;
+
+export interface TriggerSuite {
+	sb: Sandbox;
+	/** A trigger host with this API key against the sandbox, closed after the file's tests. */
+	newHost(apiKey: string, parameters: INodeParameters, options?: HostChoices): TriggerHost;
+	/** newHost, listening for requests. */
+	listeningHost(apiKey: string, parameters: INodeParameters, options?: HostChoices): Promise<TriggerHost>;
+	/** listeningHost, activated (its webhook registered). */
+	activeHost(apiKey: string, parameters: INodeParameters, options?: HostChoices): Promise<TriggerHost>;
+}
+
+/**
+ * The trigger's in-process tests: a sandbox before the file's tests, hosts
+ * made through it and closed after them, then the sandbox. `clearFaults`:
+ * the sandbox's injected faults are cleared after each test.
+ */
+export function useTriggerHosts(options: SandboxOptions & { clearFaults?: boolean } = { seed: 'empty' }): TriggerSuite {
+	const hosts: TriggerHost[] = [];
+	const { clearFaults, ...sandboxOptions } = options;
+	const suite: TriggerSuite = {
+		sb: undefined as unknown as Sandbox,
+		newHost: (apiKey, parameters, hostOptions = {}) => {
+			const host = new TriggerHost({ credentials: { baseUrl: suite.sb.base_url, apiKey }, parameters, ...hostOptions, loadNodeType: hostOptions.loadNodeType ?? loadTriggerType });
+			hosts.push(host);
+			return host;
+		},
+		listeningHost: async (apiKey, parameters, hostOptions) => {
+			const host = suite.newHost(apiKey, parameters, hostOptions);
+			await host.listen();
+			return host;
+		},
+		activeHost: async (apiKey, parameters, hostOptions) => {
+			const host = await suite.listeningHost(apiKey, parameters, hostOptions);
+			await host.activate();
+			return host;
+		},
+	};
+	beforeAll(async () => {
+		suite.sb = await startSandbox({ port: 0, ...sandboxOptions });
+	});
+	if (clearFaults) {
+		afterEach(async () => {
+			await control(suite.sb, 'DELETE', '/faults');
+		});
+	}
+	afterAll(async () => {
+		await Promise.all(hosts.map(async (host) => await host.close()));
+		await suite.sb?.close();
 	});
 	return suite;
 }

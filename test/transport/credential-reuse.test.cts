@@ -2,7 +2,8 @@
 // checked within 30 s instead of asking n8n again, which in a webhook call
 // resolves it in a new expression isolate; other calls always ask n8n, and a
 // 401 from the service forgets the reused one at once.
-import { contextCredentials, credentialChatWaitKey, forgetReusedCredentials } from '../../nodes/shared/transport/credentials';
+import { credentialChatWaitKey } from '../../nodes/shared/chatWait';
+import { contextCredentials, forgetReusedCredentials } from '../../nodes/shared/transport/credentials';
 import type { OmnichannelContext } from '../../nodes/shared/transport/types';
 
 const DATA = { baseUrl: 'http://127.0.0.1:9/api/public/v1', apiKey: 'svc_test_abcdefgh.0123456789abcdef0123' };

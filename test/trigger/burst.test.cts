@@ -8,14 +8,14 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/step/burst';
+import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/options/burst';
 import { customerMessageStep } from '../../nodes/OmnichannelTrigger/step/customerMessage';
-import type { BurstMessage } from '../../nodes/OmnichannelTrigger/step/burst';
+import type { BurstMessage } from '../../nodes/OmnichannelTrigger/options/burst';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';
-import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
-import { api, control, pause, startSandbox, stats, waitFor } from '../support/sandbox.cjs';
-import type { Sandbox } from '../support/sandbox.cjs';
+import type { TriggerHost } from '../support/host/trigger.cjs';
+import { api, control, pause, stats, waitFor } from '../support/sandbox.cjs';
 import { simulate, useSimulatedTime } from '../support/simulated-time.cjs';
+import { useTriggerHosts } from '../support/suite.cjs';
 import { inbound as inboundIn, newWorld, reply as replyIn } from '../support/world.cjs';
 import type { World } from '../support/world.cjs';
 
@@ -81,47 +81,19 @@ describe('the quiet period', () => {
 
 // --- the whole step, in the trigger host against the sandbox ---
 
-let sandbox: Sandbox;
-const hosts: TriggerHost[] = [];
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, seed: 'empty' });
-});
-
-afterEach(async () => {
-	await control(sandbox, 'DELETE', '/faults');
-});
-
-afterAll(async () => {
-	await Promise.all(hosts.map(async (host) => await host.close()));
-	await sandbox.close();
-});
+const suite = useTriggerHosts({ seed: 'empty', clearFaults: true });
 
 const burstParameters = (options: IDataObject = {}): INodeParameters => ({
 	events: ['message.created'],
 	options: { burstQuietSeconds: QUIET_SECONDS, directions: ['customer'], ...options },
 });
 
-function newHost(world: World, parameters: INodeParameters, processes = 1): TriggerHost {
-	const host = new TriggerHost({
-		credentials: { baseUrl: sandbox.base_url, apiKey: world.key },
-		parameters,
-		loadNodeType: loadTriggerType,
-		processes,
-	});
-	hosts.push(host);
-	return host;
-}
+const newHost = (world: World, parameters: INodeParameters): TriggerHost => suite.newHost(world.key, parameters);
+const activeHost = async (world: World, parameters: INodeParameters, processes = 1): Promise<TriggerHost> =>
+	await suite.activeHost(world.key, parameters, { processes });
 
-async function activeHost(world: World, parameters: INodeParameters, processes = 1): Promise<TriggerHost> {
-	const host = newHost(world, parameters, processes);
-	await host.listen();
-	await host.activate();
-	return host;
-}
-
-const inbound = async (world: World, text: string) => await inboundIn(sandbox, world, text);
-const reply = async (world: World, text: string) => await replyIn(sandbox, world, text);
+const inbound = async (world: World, text: string) => await inboundIn(suite.sb, world, text);
+const reply = async (world: World, text: string) => await replyIn(suite.sb, world, text);
 
 /** Every customer message has had its answer: an execution (continued, or ended), or held into a newer message's burst. */
 async function settled(host: TriggerHost, messages: number): Promise<void> {
@@ -136,7 +108,7 @@ const burstOf = (json: IDataObject) => json.burst as { text: string; messages: I
 
 describe('a burst through the trigger', () => {
 	test('five customer messages within the quiet period: one execution, continued with the five texts in order; the other four deliveries are answered without one', async () => {
-		const world = await newWorld(sandbox);
+		const world = await newWorld(suite.sb);
 		const host = await activeHost(world, burstParameters());
 		const texts = ['Hi', 'I ordered a lamp', 'order 1234', 'it arrived broken', 'what now?'];
 		const sent: IDataObject[] = [];
@@ -156,7 +128,7 @@ describe('a burst through the trigger', () => {
 	});
 
 	test('Output Data Only: the message plus the burst', async () => {
-		const world = await newWorld(sandbox);
+		const world = await newWorld(suite.sb);
 		const host = await activeHost(world, burstParameters({ outputDataOnly: true }));
 		const first = await inbound(world, 'one');
 		const second = await inbound(world, 'two');
@@ -169,7 +141,7 @@ describe('a burst through the trigger', () => {
 	});
 
 	test('a message is never in two continued bursts, also when the workflow has not answered the first one yet', async () => {
-		const world = await newWorld(sandbox);
+		const world = await newWorld(suite.sb);
 		const host = await activeHost(world, burstParameters());
 		await inbound(world, 'a1');
 		await inbound(world, 'a2');
@@ -190,14 +162,14 @@ describe('a burst through the trigger', () => {
 	});
 
 	test('duplicate deliveries reaching two processes change nothing', async () => {
-		const world = await newWorld(sandbox);
+		const world = await newWorld(suite.sb);
 		const host = await activeHost(world, burstParameters(), 2);
 		host.route = (requestNumber) => requestNumber % 2;
-		await control(sandbox, 'PUT', '/faults', { webhook_duplicate_rate: 1 });
+		await control(suite.sb, 'PUT', '/faults', { webhook_duplicate_rate: 1 });
 		const texts = ['d1', 'd2', 'd3', 'd4', 'd5'];
 		for (const text of texts) await inbound(world, text);
 		await settled(host, texts.length);
-		await control(sandbox, 'DELETE', '/faults');
+		await control(suite.sb, 'DELETE', '/faults');
 
 		expect(host.failedExecutions).toEqual([]);
 		expect(host.executions).toHaveLength(1);
@@ -209,15 +181,15 @@ describe('a burst through the trigger', () => {
 
 describe('validation before any request', () => {
 	test('publishing with a quiet period out of range fails and registers nothing', async () => {
-		const world = await newWorld(sandbox);
+		const world = await newWorld(suite.sb);
 		const host = newHost(world, burstParameters({ burstQuietSeconds: 0 }));
 		await host.listen();
 		await expect(host.activate()).rejects.toThrow(/'Answer a Burst Once' needs a quiet period from 1 to 60 seconds/);
-		expect((await api(sandbox, 'GET', '/webhooks', undefined, world.key)).data).toEqual([]);
+		expect((await api(suite.sb, 'GET', '/webhooks', undefined, world.key)).data).toEqual([]);
 	});
 
 	test('manual registration without an API credential: publishing fails and says which credential', async () => {
-		const world = await newWorld(sandbox);
+		const world = await newWorld(suite.sb);
 		const host = newHost(world, { ...burstParameters(), registration: 'manual' });
 		host.useSigningSecret(`whsec_${randomBytes(24).toString('base64')}`);
 		delete host.node.credentials!.omnichannelApi;
@@ -226,15 +198,15 @@ describe('validation before any request', () => {
 	});
 
 	test('a quiet period out of range at run time fails the execution before reading the conversation', async () => {
-		const world = await newWorld(sandbox);
+		const world = await newWorld(suite.sb);
 		const host = await activeHost(world, burstParameters());
 		host.setParameters(burstParameters({ burstQuietSeconds: 120 }));
-		await control(sandbox, 'DELETE', '/stats');
+		await control(suite.sb, 'DELETE', '/stats');
 		await inbound(world, 'hello');
 		await waitFor('the failed execution', () => (host.failedExecutions.length > 0 ? true : undefined), 10_000);
 		expect(host.failedExecutions[0].error).toMatch(/'Answer a Burst Once' needs a quiet period from 1 to 60 seconds/);
 		expect(host.executions).toEqual([]);
-		expect((await stats(sandbox)).by_route['GET /messages'] ?? 0).toBe(0);
+		expect((await stats(suite.sb)).by_route['GET /messages'] ?? 0).toBe(0);
 	});
 });
 
@@ -247,7 +219,7 @@ describe('cancellation', () => {
 			getExecutionCancelSignal: () => controller.signal,
 			helpers: { httpRequestWithAuthentication: request },
 		} as unknown as import('n8n-workflow').IExecuteFunctions;
-		const waiting = customerMessageStep(context, { ...customer('msg_1', 0), conversation_id: 'conv_1' }, { quietSeconds: 60 }, 0);
+		const waiting = customerMessageStep(context, { ...customer('msg_1', 0), conversation_id: 'conv_1' }, { burstQuietSeconds: 60 }, 0);
 		controller.abort();
 		await expect(waiting).rejects.toThrow(/cancelled while it waited/);
 		expect(request).not.toHaveBeenCalled();
@@ -260,9 +232,9 @@ describe('claims in the ledger', () => {
 	test('overlapping claims from two processes at once: each message is claimed once', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(4);
 		const load = () => {
-			let module: typeof import('../../nodes/OmnichannelTrigger/step/eventsInDatabase') | undefined;
+			let module: typeof import('../../nodes/OmnichannelTrigger/common/eventsInDatabase') | undefined;
 			jest.isolateModules(() => {
-				module = require('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+				module = require('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
 			});
 			module!.setLockTiming({ staleMs: 30_000, confirmStaleMs: 3_000, renewMs: 50, giveUpMs: 20_000 });
 			return module!;

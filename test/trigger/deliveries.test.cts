@@ -7,10 +7,9 @@ import { createHmac, randomBytes } from 'crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
-import type { Received } from '../support/host/trigger.cjs';
-import { api, control, deliveries, pause, startSandbox, waitFor } from '../support/sandbox.cjs';
-import type { Sandbox } from '../support/sandbox.cjs';
+import type { Received, TriggerHost } from '../support/host/trigger.cjs';
+import { api, control, deliveries, pause, waitFor } from '../support/sandbox.cjs';
+import { useTriggerHosts } from '../support/suite.cjs';
 
 interface World {
 	key: string;
@@ -18,52 +17,28 @@ interface World {
 	whatsappConversation: string;
 }
 
-let sandbox: Sandbox;
-const hosts: TriggerHost[] = [];
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, seed: 'empty' });
-});
-
-afterEach(async () => {
-	await control(sandbox, 'DELETE', '/faults');
-});
-
-afterAll(async () => {
-	await Promise.all(hosts.map(async (host) => await host.close()));
-	await sandbox.close();
-});
+const suite = useTriggerHosts({ seed: 'empty', clearFaults: true });
 
 /** A workspace of its own per test, so no other test's webhook receives its events. */
 async function newWorld(): Promise<World> {
-	const { app_id } = (await control(sandbox, 'POST', '/workspaces', {})) as { app_id: string };
-	const { key } = (await control(sandbox, 'POST', '/keys', { app_id, mode: 'test' })) as { key: string };
+	const { app_id } = (await control(suite.sb, 'POST', '/workspaces', {})) as { app_id: string };
+	const { key } = (await control(suite.sb, 'POST', '/keys', { app_id, mode: 'test' })) as { key: string };
 	const conversationOn = async (type: string) => {
-		const channel = (await control(sandbox, 'POST', '/channels', { app_id, type, name: type })) as { id: string };
-		return ((await control(sandbox, 'POST', '/conversations', { app_id, channel_id: channel.id })) as { id: string }).id;
+		const channel = (await control(suite.sb, 'POST', '/channels', { app_id, type, name: type })) as { id: string };
+		return ((await control(suite.sb, 'POST', '/conversations', { app_id, channel_id: channel.id })) as { id: string }).id;
 	};
 	return { key, telegramConversation: await conversationOn('telegram'), whatsappConversation: await conversationOn('whatsapp') };
 }
 
-async function activeHost(world: World, parameters: INodeParameters, processes = 1): Promise<TriggerHost> {
-	const host = new TriggerHost({
-		credentials: { baseUrl: sandbox.base_url, apiKey: world.key },
-		parameters,
-		loadNodeType: loadTriggerType,
-		processes,
-	});
-	await host.listen();
-	hosts.push(host);
-	await host.activate();
-	return host;
-}
+const activeHost = async (world: World, parameters: INodeParameters, processes = 1): Promise<TriggerHost> =>
+	await suite.activeHost(world.key, parameters, { processes });
 
 const inbound = async (conversation: string, text = 'Hello') =>
-	(await control(sandbox, 'POST', '/inbound', { conversation_id: conversation, text })) as IDataObject;
+	(await control(suite.sb, 'POST', '/inbound', { conversation_id: conversation, text })) as IDataObject;
 
 const sendAsAgent = async (world: World, conversation: string, extra: IDataObject = {}) =>
 	await api(
-		sandbox,
+		suite.sb,
 		'POST',
 		'/messages/text',
 		{ conversation_id: conversation, text: 'Agent here', client_request_id: randomBytes(8).toString('hex'), ...extra },
@@ -71,7 +46,7 @@ const sendAsAgent = async (world: World, conversation: string, extra: IDataObjec
 	);
 
 const createContact = async (world: World, name = 'Ada Lovelace') =>
-	(await api(sandbox, 'POST', '/contacts', { name }, world.key)) as IDataObject;
+	(await api(suite.sb, 'POST', '/contacts', { name }, world.key)) as IDataObject;
 
 function secretOf(host: TriggerHost): string {
 	return ((host.nodeStaticData().production as IDataObject).webhook as IDataObject).secret as string;
@@ -128,7 +103,7 @@ async function sendCopy(url: string, copy: { headers: Record<string, string | un
 }
 
 async function attemptsFor(host: TriggerHost, kind: 'production' | 'test' = 'production') {
-	return (await deliveries(sandbox)).filter((attempt) => attempt.url === host.url(kind));
+	return (await deliveries(suite.sb)).filter((attempt) => attempt.url === host.url(kind));
 }
 
 /** Waits until the sandbox has recorded `count` answered attempts to the host. */
@@ -227,7 +202,7 @@ test('forged, tampered, stale, unsigned, replayed and malformed deliveries start
 test('duplicates from the sender (at the same time or after the 2xx) start one execution per event', async () => {
 	const world = await newWorld();
 	const host = await activeHost(world, { events: ['message.created'] });
-	await control(sandbox, 'PUT', '/faults', { webhook_duplicate_rate: 1 });
+	await control(suite.sb, 'PUT', '/faults', { webhook_duplicate_rate: 1 });
 	// As in n8n, a run saves its static data only after starting the execution:
 	// copies that arrive meanwhile load the static data from before.
 	host.beforeSave = async () => await pause(50);
@@ -261,7 +236,7 @@ test('duplicates from the sender (at the same time or after the 2xx) start one e
 test('copies arriving at the same moment start exactly one execution', async () => {
 	const world = await newWorld();
 	const host = await activeHost(world, { events: ['message.created'] });
-	await control(sandbox, 'PUT', '/faults', { retry_schedule_ms: [500] });
+	await control(suite.sb, 'PUT', '/faults', { retry_schedule_ms: [500] });
 	// The first attempt is captured and answered 503 without running the node.
 	host.gate = () => (host.received.length === 1 ? 'unavailable' : 'process');
 	await inbound(world.telegramConversation);
@@ -286,7 +261,7 @@ test('copies arriving at the same moment start exactly one execution', async () 
 test('copies waiting for a first copy n8n failed to start (500): one of them starts the event, the others are acknowledged', async () => {
 	const world = await newWorld();
 	const host = await activeHost(world, { events: ['message.created'] });
-	await control(sandbox, 'PUT', '/faults', { retry_schedule_ms: [500] });
+	await control(suite.sb, 'PUT', '/faults', { retry_schedule_ms: [500] });
 	host.gate = () => (host.received.length === 1 ? 'unavailable' : 'process');
 	await inbound(world.telegramConversation);
 	await settledAttempts(host, 1);
@@ -316,7 +291,7 @@ test('copies waiting for a first copy n8n failed to start (500): one of them sta
 test('a redelivery after n8n restarts runs nothing downstream', async () => {
 	const world = await newWorld();
 	const host = await activeHost(world, { events: ['message.created'] });
-	await control(sandbox, 'PUT', '/faults', { retry_schedule_ms: [1_500] });
+	await control(suite.sb, 'PUT', '/faults', { retry_schedule_ms: [1_500] });
 	// Run as usual, then the connection drops before the answer: the sender retries.
 	host.gate = () => (host.received.length === 1 ? 'processThenDrop' : 'process');
 	await inbound(world.telegramConversation);
@@ -375,7 +350,7 @@ test('a run that saves its older copy after a re-activation does not lock out th
 	await createContact(world);
 	await waitFor('the second execution', () => (host.executions.length === 2 ? true : undefined));
 	expect(host.executions[1].json.type).toBe('contact.created');
-	const current = (await api(sandbox, 'GET', '/webhooks?per_page=500', undefined, world.key)) as { data: IDataObject[] };
+	const current = (await api(suite.sb, 'GET', '/webhooks?per_page=500', undefined, world.key)) as { data: IDataObject[] };
 	expect(webhookId()).toBe(current.data.find((webhook) => webhook.url === host.url('production'))?.id);
 });
 
@@ -440,15 +415,9 @@ describe('filters answer 2xx and start nothing', () => {
 
 test('manual registration verifies with the pasted secret and passes only the chosen events', async () => {
 	const world = await newWorld();
-	const host = new TriggerHost({
-		credentials: { baseUrl: sandbox.base_url, apiKey: world.key },
-		parameters: {},
-		loadNodeType: loadTriggerType,
-	});
-	await host.listen();
-	hosts.push(host);
+	const host = await suite.listeningHost(world.key, {});
 	// The user's dashboard webhook, subscribed to everything.
-	const dashboard = (await api(sandbox, 'POST', '/webhooks', { url: host.url('production'), events: ['*'] }, world.key)) as IDataObject;
+	const dashboard = (await api(suite.sb, 'POST', '/webhooks', { url: host.url('production'), events: ['*'] }, world.key)) as IDataObject;
 	host.setParameters({ events: ['contact.created'], registration: 'manual' });
 	host.useSigningSecret(dashboard.secret as string);
 	await host.activate();
@@ -462,7 +431,7 @@ test('manual registration verifies with the pasted secret and passes only the ch
 	// A wrong secret in the credential: the service's deliveries are refused.
 	host.setParameters({ events: ['*'], registration: 'manual' });
 	host.useSigningSecret(`whsec_${randomBytes(32).toString('base64')}`);
-	await control(sandbox, 'PUT', '/faults', { retry_schedule_ms: [] });
+	await control(suite.sb, 'PUT', '/faults', { retry_schedule_ms: [] });
 	await createContact(world, 'Grace Hopper');
 	const attempts = await settledAttempts(host, 3);
 	expect(attempts[2].status).toBe(401);

@@ -1,11 +1,11 @@
 /** The trigger's pure parts: the ids in process memory and in n8n's database, event names, filters. */
-import { IDS_PER_TRIGGER, RETENTION_MS, admitDelivery, markStarted } from '../../nodes/OmnichannelTrigger/delivery/eventsInProcess';
-import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/step/eventsInDatabase';
-import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/step/eventsInDatabase';
-import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/registration/events';
-import { passesFilters } from '../../nodes/OmnichannelTrigger/delivery/filters';
+import { IDS_PER_TRIGGER, RETENTION_MS, admitDelivery, markStarted } from '../../nodes/OmnichannelTrigger/common/eventsInProcess';
+import { LEDGER_ENTRIES } from '../../nodes/OmnichannelTrigger/common/eventsInDatabase';
+import type { LedgerHelpers } from '../../nodes/OmnichannelTrigger/common/eventsInDatabase';
+import { normaliseEvents, sameEvents } from '../../nodes/OmnichannelTrigger/common/events';
+import { passesFilters } from '../../nodes/OmnichannelTrigger/options';
 import { messageDirection } from '../../nodes/shared/messageAuthors';
-import { checkSignature, keyBytesOfSecret, hmacKeyOfSecret } from '../../nodes/OmnichannelTrigger/delivery/signature';
+import { checkSignature, keyBytesOfSecret, hmacKeyOfSecret } from '../../nodes/OmnichannelTrigger/common/signature';
 import { createHmac } from 'crypto';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';
 import { simulate, useSimulatedTime } from '../support/simulated-time.cjs';
@@ -16,13 +16,13 @@ const T0 = Date.UTC(2026, 0, 1);
 const workflow: unknown = jest.requireActual('n8n-workflow');
 jest.doMock('n8n-workflow', () => workflow);
 
-type Ledger = typeof import('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+type Ledger = typeof import('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
 
 /** The ledger module as one more n8n process (a worker, say) has it: its own memory and chains. */
 function processLedger(): Ledger {
 	let fresh: Ledger | undefined;
 	jest.isolateModules(() => {
-		fresh = require('../../nodes/OmnichannelTrigger/step/eventsInDatabase') as Ledger;
+		fresh = require('../../nodes/OmnichannelTrigger/common/eventsInDatabase') as Ledger;
 	});
 	return fresh as Ledger;
 }

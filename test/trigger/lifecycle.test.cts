@@ -4,9 +4,9 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { TriggerHost, loadTriggerType } from '../support/host/trigger.cjs';
-import { api, control, startSandbox } from '../support/sandbox.cjs';
-import type { Sandbox } from '../support/sandbox.cjs';
+import type { TriggerHost } from '../support/host/trigger.cjs';
+import { api, control } from '../support/sandbox.cjs';
+import { useTriggerHosts } from '../support/suite.cjs';
 
 interface ServiceWebhook {
 	id: string;
@@ -15,31 +15,12 @@ interface ServiceWebhook {
 	is_active: boolean;
 }
 
-let sandbox: Sandbox;
-const hosts: TriggerHost[] = [];
+const suite = useTriggerHosts({ seed: 'empty' });
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, seed: 'empty' });
-});
-
-afterAll(async () => {
-	await Promise.all(hosts.map(async (host) => await host.close()));
-	await sandbox.close();
-});
-
-async function newHost(parameters: INodeParameters, apiKey = sandbox.key): Promise<TriggerHost> {
-	const host = new TriggerHost({
-		credentials: { baseUrl: sandbox.base_url, apiKey },
-		parameters,
-		loadNodeType: loadTriggerType,
-	});
-	await host.listen();
-	hosts.push(host);
-	return host;
-}
+const newHost = async (parameters: INodeParameters, apiKey = suite.sb.key): Promise<TriggerHost> => await suite.listeningHost(apiKey, parameters);
 
 async function serviceWebhooks(): Promise<ServiceWebhook[]> {
-	return ((await api(sandbox, 'GET', '/webhooks?per_page=500')) as { data: ServiceWebhook[] }).data;
+	return ((await api(suite.sb, 'GET', '/webhooks?per_page=500')) as { data: ServiceWebhook[] }).data;
 }
 
 async function webhooksAt(url: string): Promise<ServiceWebhook[]> {
@@ -51,7 +32,7 @@ function stored(host: TriggerHost, kind: 'production' | 'test' = 'production'): 
 }
 
 async function keyWith(scopes: string[]): Promise<string> {
-	return ((await control(sandbox, 'POST', '/keys', { mode: 'test', scopes })) as { key: string }).key;
+	return ((await control(suite.sb, 'POST', '/keys', { mode: 'test', scopes })) as { key: string }).key;
 }
 
 const READ_SCOPES = ['conversations:read', 'messages:read', 'customers:read', 'channels:read'];
@@ -83,7 +64,7 @@ describe('automatic registration', () => {
 		const host = await newHost({ events: ['*'] });
 		await host.activate();
 		const first = stored(host)?.id as string;
-		await api(sandbox, 'DELETE', `/webhooks/${first}`);
+		await api(suite.sb, 'DELETE', `/webhooks/${first}`);
 
 		await host.activate();
 		const second = stored(host)?.id as string;
@@ -133,7 +114,7 @@ describe('automatic registration', () => {
 		expect((await serviceWebhooks()).some((w) => w.id === id)).toBe(true);
 		await expect(host.deactivate()).resolves.toBe(true);
 
-		await api(sandbox, 'DELETE', `/webhooks/${id}`);
+		await api(suite.sb, 'DELETE', `/webhooks/${id}`);
 		await expect(host.deactivate()).resolves.toBe(true);
 		// Published again: the webhook is gone at the service, so a new one is made.
 		await host.activate();
@@ -144,7 +125,7 @@ describe('automatic registration', () => {
 	test('a webhook at our URL whose secret we do not hold is removed before creating ours', async () => {
 		const host = await newHost({ events: ['*'] });
 		// A create whose answer was lost: the service has it, n8n does not.
-		const orphan = (await api(sandbox, 'POST', '/webhooks', { url: host.url('production'), events: ['*'] })) as ServiceWebhook;
+		const orphan = (await api(suite.sb, 'POST', '/webhooks', { url: host.url('production'), events: ['*'] })) as ServiceWebhook;
 
 		await host.activate();
 		const atService = await webhooksAt(host.url('production'));
@@ -188,11 +169,11 @@ describe('automatic registration', () => {
 		const host = await newHost({ events: ['message.created'] });
 		await host.activate();
 		const [first] = await webhooksAt(host.url('production'));
-		await control(sandbox, 'PUT', '/faults', { error_rate: 1, error_status: 503 });
+		await control(suite.sb, 'PUT', '/faults', { error_rate: 1, error_status: 503 });
 		try {
 			await host.activate();
 		} finally {
-			await control(sandbox, 'DELETE', '/faults');
+			await control(suite.sb, 'DELETE', '/faults');
 		}
 		expect((await webhooksAt(host.url('production'))).map((w) => w.id)).toEqual([first.id]);
 		expect(stored(host)?.id).toBe(first.id);
@@ -228,7 +209,7 @@ describe('manual registration', () => {
 		const host = await newHost({ events: ['*'] });
 		await host.activate();
 		const own = stored(host)?.id;
-		const dashboard = (await api(sandbox, 'POST', '/webhooks', { url: host.url('production'), events: ['*'] })) as {
+		const dashboard = (await api(suite.sb, 'POST', '/webhooks', { url: host.url('production'), events: ['*'] })) as {
 			id: string;
 			secret: string;
 		};

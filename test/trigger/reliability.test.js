@@ -25,7 +25,7 @@ function fresh(path) {
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('process memory of deliveries (eventsInProcess)', () => {
-	const { admitDelivery, markStarted, STARTING_MS, RETENTION_MS } = fresh('../../nodes/OmnichannelTrigger/delivery/eventsInProcess');
+	const { admitDelivery, markStarted, STARTING_MS, RETENTION_MS } = fresh('../../nodes/OmnichannelTrigger/common/eventsInProcess');
 
 	test('a copy arriving while the first is being started starts nothing itself', () => {
 		expect(admitDelivery('t1', 'evt_a', T0)).toBe('start');
@@ -55,8 +55,8 @@ describe('process memory of deliveries (eventsInProcess)', () => {
 describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', () => {
 	useSimulatedTime(T0);
 	const { EventEmitter } = require('events');
-	const { admitCopy: admitUntil } = fresh('../../nodes/OmnichannelTrigger/delivery/eventsInProcess');
-	const { DELIVERY_BUDGET_MS } = fresh('../../nodes/OmnichannelTrigger/delivery/deliveryBudget');
+	const { admitCopy: admitUntil } = fresh('../../nodes/OmnichannelTrigger/common/eventsInProcess');
+	const { DELIVERY_BUDGET_MS } = fresh('../../nodes/OmnichannelTrigger/common/deliveredEvent');
 	/** A copy waits until its delivery's deadline. */
 	const admitCopy = (trigger, eventId, res, waitMs = DELIVERY_BUDGET_MS) => admitUntil(trigger, eventId, res, Date.now() + waitMs);
 
@@ -108,7 +108,7 @@ describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', 
 	}));
 
 	test('the execution\'s first step running here settles the wait too (regular mode)', async () => await simulate(async () => {
-		const { admitCopy: admit, markStarted: started } = fresh('../../nodes/OmnichannelTrigger/delivery/eventsInProcess');
+		const { admitCopy: admit, markStarted: started } = fresh('../../nodes/OmnichannelTrigger/common/eventsInProcess');
 		expect(await admit('w3', 'evt_c', response(), Date.now() + 4_000)).toBe('start');
 		const copy = admit('w3', 'evt_c', response(), Date.now() + 4_000);
 		started('w3', 'evt_c');
@@ -124,7 +124,7 @@ describe('a copy waits for the outcome of its first copy\'s start (admitCopy)', 
 	}));
 
 	test('after the sender gave up on the first copy (10 s), a copy within STARTING_MS of that is answered 409, not started; later ones start', async () => await simulate(async () => {
-		const { STARTING_MS } = fresh('../../nodes/OmnichannelTrigger/delivery/eventsInProcess');
+		const { STARTING_MS } = fresh('../../nodes/OmnichannelTrigger/common/eventsInProcess');
 		const first = response();
 		expect(await admitCopy('w6', 'evt_f', first)).toBe('start');
 		// n8n is slow: the sender closes the connection 10 s after, while n8n still creates the execution.
@@ -284,8 +284,8 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 			},
 			clearAllProcessedItems: helpers.clearAllProcessedItems,
 		};
-		const slow = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
-		const quick = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+		const slow = fresh('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
+		const quick = fresh('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
 		slow.setLockTiming(TIMING);
 		quick.setLockTiming(TIMING);
 		const ids = Array.from({ length: 6 }, (_, index) => `evt_${index}`);
@@ -301,15 +301,15 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 	test('a process under constant load gives its lock back: another process\'s checks never run without it', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(1);
 		const helpers = table.helpers('wf', 'node-1');
-		const busy = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
-		const other = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+		const busy = fresh('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
+		const other = fresh('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
 		// The other process gives up waiting long before the busy one runs out of executions.
 		const timing = { ...TIMING, giveUpMs: 1_000, holdMs: 100 };
 		busy.setLockTiming(timing);
 		other.setLockTiming(timing);
 		const warnings = [];
 		const log = { warn: (message) => warnings.push(message) };
-		let handOvers = 0;
+		let givesBack = 0;
 		// Its window writes take longer than executions take to arrive: its queue never empties.
 		const slowWrites = {
 			checkProcessedAndRecord: async (items, scope, options) => {
@@ -317,7 +317,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 				return await helpers.checkProcessedAndRecord(items, scope, options);
 			},
 			clearAllProcessedItems: async (scope, options) => {
-				if (scope === 'workflow') handOvers++;
+				if (scope === 'workflow') givesBack++;
 				return await helpers.clearAllProcessedItems(scope, options);
 			},
 		};
@@ -328,20 +328,20 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 		});
 		const otherIds = ['evt_other_1', 'evt_other_2', 'evt_other_3', 'evt_other_4', 'evt_busy_0'];
 		const otherVerdicts = [];
-		const handOversWaited = [];
+		const givenBackWaited = [];
 		for (const id of otherIds) {
 			// Far enough apart that each check finds the lock held by the busy process again.
 			await sleep(timing.holdMs * 2);
-			const before = handOvers;
+			const before = givesBack;
 			otherVerdicts.push(await other.recordEvent(helpers, NODE, id, log));
-			handOversWaited.push(handOvers - before);
+			givenBackWaited.push(givesBack - before);
 		}
 		const busyVerdicts = await Promise.all(busyChecks);
 		await Promise.all([busy.whenIdle(), other.whenIdle()]);
 		expect(warnings).toEqual([]);
 		expect(otherVerdicts).toEqual(['first', 'first', 'first', 'first', 'duplicate']);
-		// Each took the lock at the busy process's next hand-over: its pause after giving the lock back outlasts a waiter's polls.
-		expect(Math.max(...handOversWaited)).toBeLessThanOrEqual(1);
+		// Each took the lock the next time the busy process gave it back: its pause after giving the lock back outlasts a waiter's polls.
+		expect(Math.max(...givenBackWaited)).toBeLessThanOrEqual(1);
 		expect(busyVerdicts.every((verdict) => verdict === 'first')).toBe(true);
 		expect(table.rows.has('wf|')).toBe(false);
 	}));
@@ -349,7 +349,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 	test('on a slow database the lock is kept for the next execution\'s check instead of being given back and taken again', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(1);
 		const helpers = table.helpers('wf', 'node-1');
-		const ledger = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+		const ledger = fresh('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
 		ledger.setLockTiming(TIMING);
 		let releases = 0;
 		// Every call on the lock's row takes 300 ms: taking the lock (a try and a stamp) costs about 600 ms.
@@ -377,7 +377,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 	test('a failed release is logged; the verdicts stand', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
-		const ledger = fresh('../../nodes/OmnichannelTrigger/step/eventsInDatabase');
+		const ledger = fresh('../../nodes/OmnichannelTrigger/common/eventsInDatabase');
 		ledger.setLockTiming(TIMING);
 		const warnings = [];
 		const failingRelease = {
@@ -393,7 +393,7 @@ describe('the event ledger under a slow holder (eventsInDatabase)', () => {
 });
 
 describe('clock skew (clockSkewWarning)', () => {
-	const { clockSkewWarning } = fresh('../../nodes/OmnichannelTrigger/delivery/signature');
+	const { clockSkewWarning } = fresh('../../nodes/OmnichannelTrigger/common/signature');
 
 	test('says the measured skew and what to fix, at most once a minute per trigger', () => {
 		const now = 1_800_000_000;

@@ -16,7 +16,7 @@ import {
 	normaliseAnswer,
 	olderOpenWaits,
 	openCarrier,
-	outcomeOfAnswer,
+	outcomeOfRelay,
 	repromptKey,
 	sealCarrier,
 	wordHash,
@@ -122,14 +122,14 @@ describe('which wait a message answers', () => {
 		const first = customer('msg_1', 'A-1042', 10);
 		const second = customer('msg_2', 'thanks', 20);
 		const listed = newestFirst(q, first, second);
-		expect(route(first, listed)).toEqual({ wait: wait(), handOver: { questionId: 'msg_q', eventId: 'evt_msg_1', replies: [first] } });
+		expect(route(first, listed)).toEqual({ wait: wait(), relay: { questionId: 'msg_q', eventId: 'evt_msg_1', replies: [first] } });
 		expect(route(second, listed)).toBeUndefined();
 	});
 
 	test('a reply in the same millisecond as its question, listed either side of it, answers it', () => {
 		const q = question(wait(), 5);
 		const reply = customer('msg_0', 'R-1', 5);
-		for (const listed of [[q, reply], [reply, q]]) expect(route(reply, listed)?.handOver.questionId).toBe('msg_q');
+		for (const listed of [[q, reply], [reply, q]]) expect(route(reply, listed)?.relay.questionId).toBe('msg_q');
 	});
 
 	test('messages before the question, of another party, of another workflow or credential, or after the limit answer nothing', () => {
@@ -155,26 +155,26 @@ describe('which wait a message answers', () => {
 		expect(route(reply, newestFirst(older, newer, reply))?.wait.waitId).toBe('a'.repeat(24));
 	});
 
-	test('an approval: replies that are neither word are handed over (for a reminder) until one is; later ones are a new turn', () => {
+	test('an approval: replies that are neither word are relayed (for a reminder) until one is; later ones are a new turn', () => {
 		const approval = wait({ approve: wordHash('YES'), decline: wordHash('NO') });
 		const q = question(approval);
 		const unclear = customer('msg_1', 'maybe', 10);
 		const decisive = customer('msg_2', 'no.', 20);
 		const later = customer('msg_3', 'YES', 30);
 		const listed = newestFirst(q, unclear, decisive, later);
-		expect(route(unclear, listed)?.handOver.replies).toEqual([unclear]);
-		expect(route(decisive, listed)?.handOver.replies).toEqual([unclear, decisive]);
+		expect(route(unclear, listed)?.relay.replies).toEqual([unclear]);
+		expect(route(decisive, listed)?.relay.replies).toEqual([unclear, decisive]);
 		expect(route(later, listed)).toBeUndefined();
 	});
 
 	test('a reply not yet among the messages read is placed by its own time', () => {
 		const q = question(wait());
-		expect(route(customer('msg_x', 'A-1', 10), [q])?.handOver.replies).toHaveLength(1);
+		expect(route(customer('msg_x', 'A-1', 10), [q])?.relay.replies).toHaveLength(1);
 		expect(route(customer('msg_x', 'A-1', -10), [q])).toBeUndefined();
 	});
 });
 
-describe('what the resume URL answered (outcomeOfAnswer)', () => {
+describe('what the resume URL answered (outcomeOfRelay)', () => {
 	test.each([
 		[200, { answer: 'resumed', waitId: 'a' }, 'taken'],
 		[200, { answer: 'kept', why: 'reminded' }, 'taken'],
@@ -184,7 +184,7 @@ describe('what the resume URL answered (outcomeOfAnswer)', () => {
 		[200, { answer: 'refused', why: 'noReplies' }, 'waitEnded'],
 		// JSON that is no answer of our node: nothing took the reply.
 		[200, { resumed: true }, 'waitEnded'],
-		// n8n's page for a finished execution, or one waiting at another node: maybe this reply's own earlier hand-over finished it.
+		// n8n's page for a finished execution, or one waiting at another node: maybe this reply's own earlier relay finished it.
 		[200, '<html>No action required</html>', 'taken'],
 		[409, { code: 409, message: 'The execution "12" is running already.' }, 'notWaitingYet'],
 		// Stopped, failed or crashed.
@@ -198,7 +198,7 @@ describe('what the resume URL answered (outcomeOfAnswer)', () => {
 		[500, { code: 0, message: 'Execution is already being resumed by another process' }, 'unreachable'],
 		[502, 'Bad Gateway', 'unreachable'],
 	])('%i %j: %s', (status, body, outcome) => {
-		expect(outcomeOfAnswer(status, body)).toBe(outcome);
+		expect(outcomeOfRelay(status, body)).toBe(outcome);
 	});
 });
 

@@ -3,30 +3,18 @@
 // "internal", activation "update"), then checkExists and create. Run through
 // n8n-core's HookContext against the sandbox's webhook API. The real-n8n
 // proof under a steady stream of events is republish.n8n.test.js.
-const { TriggerHost } = require('../support/host/trigger.cjs');
-const { api, control, startSandbox } = require('../support/sandbox.cjs');
+const { api, control } = require('../support/sandbox.cjs');
+const { useTriggerHosts } = require('../support/suite.cjs');
 
 /** Longer than a republish (delete, then checkExists and create) takes on a loaded machine: with 400 ms one failed at load 10. */
 const GRACE_MS = 2000;
 const sleep = async (ms) => await new Promise((resolve) => setTimeout(resolve, ms));
 
-let sandbox;
-const hosts = [];
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, seed: 'empty' });
-});
-
-afterAll(async () => {
-	await Promise.all(hosts.map(async (host) => await host.close()));
-	await sandbox.close();
-});
+const suite = useTriggerHosts({ seed: 'empty' });
 
 /** A host whose trigger module has a short retirement grace. */
-async function newHost(parameters, apiKey = sandbox.key) {
-	const host = new TriggerHost({
-		credentials: { baseUrl: sandbox.base_url, apiKey },
-		parameters,
+async function newHost(parameters, apiKey = suite.sb.key) {
+	return await suite.listeningHost(apiKey, parameters, {
 		loadNodeType: () => {
 			let nodeType;
 			// One n8n process: the node and its lifecycle module from one module registry.
@@ -37,15 +25,12 @@ async function newHost(parameters, apiKey = sandbox.key) {
 			return nodeType;
 		},
 	});
-	await host.listen();
-	hosts.push(host);
-	return host;
 }
 
 const webhooksAt = async (url) =>
-	(await api(sandbox, 'GET', '/webhooks?per_page=500')).data.filter((webhook) => webhook.url === url);
+	(await api(suite.sb, 'GET', '/webhooks?per_page=500')).data.filter((webhook) => webhook.url === url);
 
-const keyWith = async (scopes) => (await control(sandbox, 'POST', '/keys', { mode: 'test', scopes })).key;
+const keyWith = async (scopes) => (await control(suite.sb, 'POST', '/keys', { mode: 'test', scopes })).key;
 
 /** n8n's republish of a trigger whose parameters changed: teardown, then activation. */
 async function republish(host, parameters) {

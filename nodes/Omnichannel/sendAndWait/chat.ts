@@ -5,9 +5,10 @@ import {
 	answerOf,
 	chatResumeParameters,
 	chatResumeUrl,
+	credentialChatWaitKey,
 	executionOf,
-	HAND_OVER_SIGNATURE_HEADER,
-	handOverSignatureValid,
+	RELAY_SIGNATURE_HEADER,
+	relaySignatureValid,
 	isOmnichannelTrigger,
 	MAX_CLIENT_REQUEST_ID,
 	olderOpenWaits,
@@ -18,10 +19,10 @@ import {
 	wordHash,
 	workflowTag,
 } from '../../shared/chatWait';
-import type { ChatWait, HandOver, HandOverAnswer } from '../../shared/chatWait';
+import type { ChatWait, Relay, RelayAnswer } from '../../shared/chatWait';
 import { readRecentMessages } from '../../shared/conversation';
 import { simplifyRecord } from '../../shared/simplifiedRecords';
-import { apiRequest, credentialChatWaitKey } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
 import type { PendingJson, ResponseRequest } from './request';
 
 /**
@@ -127,48 +128,48 @@ function repromptText(request: ResponseRequest): string {
 		: `Please reply ${chat?.approveWord} to approve.`;
 }
 
-/** What the wait does with a hand-over: resume with the answer or as superseded, or answer the trigger without resuming. */
-export type HandOverTake =
+/** What the wait does with a relay: resume with the answer or as superseded, or answer the trigger without resuming. */
+export type RelayTake =
 	| { resume: true; data: IDataObject; reply: IDataObject }
 	| { resume: true; supersededBy: string }
-	| { resume: false; answer: Exclude<HandOverAnswer, { answer: 'resumed' }> };
+	| { resume: false; answer: Exclude<RelayAnswer, { answer: 'resumed' }> };
 
-const refused = (why: 'notThisWait' | 'otherQuestion' | 'noReplies'): HandOverTake => ({ resume: false, answer: { answer: 'refused', why } });
-const kept = (why: 'reminded' | 'noRemindersLeft'): HandOverTake => ({ resume: false, answer: { answer: 'kept', why } });
+const refused = (why: 'notThisWait' | 'otherQuestion' | 'noReplies'): RelayTake => ({ resume: false, answer: { answer: 'refused', why } });
+const kept = (why: 'reminded' | 'noRemindersLeft'): RelayTake => ({ resume: false, answer: { answer: 'kept', why } });
 
 /**
- * A reply handed over by the trigger. The trigger checked that the replies
+ * A reply relayed by the trigger. The trigger checked that the replies
  * follow this wait's question and come from its party; the last one is the
  * reply that was delivered. A free reply answers with the first. An approval
  * answers with the first reply that is one of the words; a reply that is
  * neither gets a reminder, at most `reprompts` times, and never decides.
  */
-export async function takeHandOver(context: IWebhookFunctions, pending: PendingJson): Promise<HandOverTake> {
+export async function takeRelay(context: IWebhookFunctions, pending: PendingJson): Promise<RelayTake> {
 	const { request } = pending;
 	const raw = (context.getRequestObject() as { rawBody?: Buffer }).rawBody;
 	const body = Buffer.isBuffer(raw) ? raw.toString('utf8') : JSON.stringify(context.getBodyData());
 	const key = await credentialChatWaitKey(context);
-	if (!request.chat || !handOverSignatureValid(key, body, context.getHeaderData()[HAND_OVER_SIGNATURE_HEADER])) {
+	if (!request.chat || !relaySignatureValid(key, body, context.getHeaderData()[RELAY_SIGNATURE_HEADER])) {
 		return refused('notThisWait');
 	}
-	const handOver = JSON.parse(body) as HandOver;
-	if (handOver.questionId !== pending.messageId) return refused('otherQuestion');
+	const relay = JSON.parse(body) as Relay;
+	if (relay.questionId !== pending.messageId) return refused('otherQuestion');
 	// No reply can reach this wait any more: it ends, and says why.
-	if (typeof handOver.supersededBy === 'string') return { resume: true, supersededBy: handOver.supersededBy };
-	if (!Array.isArray(handOver.replies) || handOver.replies.length === 0) return refused('noReplies');
+	if (typeof relay.supersededBy === 'string') return { resume: true, supersededBy: relay.supersededBy };
+	if (!Array.isArray(relay.replies) || relay.replies.length === 0) return refused('noReplies');
 	const output = (reply: IDataObject) => (request.chat?.simplify ? simplifyRecord(reply, 'message') : reply);
 	if (request.responseType === 'chatReply') {
-		const reply = handOver.replies[0];
+		const reply = relay.replies[0];
 		return { resume: true, data: { text: String(reply.content ?? '') }, reply: output(reply) };
 	}
 	const words = { approve: wordHash(request.chat.approveWord ?? ''), decline: request.chat.declineWord ? wordHash(request.chat.declineWord) : undefined };
 	let unclear = 0;
-	for (const reply of handOver.replies) {
+	for (const reply of relay.replies) {
 		const answer = answerOf(words, reply.content);
 		if (answer) return { resume: true, data: { approved: answer === 'approve' }, reply: output(reply) };
 		unclear++;
 	}
-	const latest = handOver.replies[handOver.replies.length - 1];
+	const latest = relay.replies[relay.replies.length - 1];
 	if (unclear > request.chat.reprompts) return kept('noRemindersLeft');
 	await apiRequest.call(context, 'POST', '/messages/text', {
 		body: {

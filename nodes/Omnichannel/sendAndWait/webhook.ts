@@ -11,8 +11,9 @@ import {
 	notRecordedPage,
 	recordedPage,
 } from './pages';
-import { takeHandOver } from './chat';
-import type { HandOverAnswer } from '../../shared/chatWait';
+import { takeRelay } from './chat';
+import { isRelayCall } from '../../shared/chatWait';
+import type { RelayAnswer } from '../../shared/chatWait';
 import { answerOutput, asPending } from './request';
 import type { PendingJson } from './request';
 import { readSubmission } from './submission';
@@ -101,19 +102,19 @@ function resume(context: IWebhookFunctions, pending: PendingJson, data: IDataObj
 }
 
 /**
- * A hand-over (shared/chatWait, handOver.ts): its typed answer. `resumed`
+ * A relay (shared/chatWait, relay.ts): its typed answer. `resumed`
  * comes only with the resume, which n8n sends after it has resumed the
- * execution, so a hand-over that lost to another answer never hears it.
+ * execution, so a relay that lost to another answer never hears it.
  */
-async function handOver(context: IWebhookFunctions, pending: PendingJson): Promise<IWebhookResponseData> {
-	const take = await takeHandOver(context, pending);
+async function answerRelay(context: IWebhookFunctions, pending: PendingJson): Promise<IWebhookResponseData> {
+	const take = await takeRelay(context, pending);
 	if (!take.resume) {
 		context.getResponseObject().status(200).json(take.answer);
 		return { noWebhookResponse: true };
 	}
 	// A superseded wait ends as its limit would end it (timedOut: no answer came), naming the newer question.
 	const json = 'supersededBy' in take ? { ...pending, supersededBy: take.supersededBy } : answerOutput(pending, take.data, new Date(), take.reply);
-	const resumed: HandOverAnswer = { answer: 'resumed', waitId: pending.request.waitId };
+	const resumed: RelayAnswer = { answer: 'resumed', waitId: pending.request.waitId };
 	return { webhookResponse: resumed, workflowData: [[{ json }]] };
 }
 
@@ -137,9 +138,9 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			return reply(this, 410, expiredPage(request.expiresAt));
 		}
 		const isPost = this.getRequestObject().method === 'POST';
-		if (single(query.via) === 'chat') {
+		if (isRelayCall(query)) {
 			if (!isPost) return reply(this, 405, answeredPage());
-			return await handOver(this, pending);
+			return await answerRelay(this, pending);
 		}
 
 		if (request.responseType === 'approval') {

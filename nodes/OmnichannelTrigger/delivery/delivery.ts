@@ -1,28 +1,21 @@
 import type { KeyObject } from 'crypto';
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { admitCopy } from './eventsInProcess';
-import { isSubscribed, normaliseEvents } from '../registration/events';
-import { passesFilters } from './filters';
-import { DELIVERY_BUDGET_MS } from './deliveryBudget';
-import { holdForQuiet, QUIET_WAITED_KEY } from './quietHold';
-import type { HoldOutcome } from './quietHold';
-import { quietSecondsOf } from '../step/burst';
-import { customerMessageOf } from '../step/customerMessage';
-import { routeChatReply } from '../chatReplies/replyRouting';
 import type { TriggerEvent } from '../../shared/triggerItem';
-import { eventFilters, manualSigningSecret, usesManualRegistration } from '../parameters';
-import { checkSignature, clockSkewWarning, hmacKeyOfSecret } from './signature';
-import type { SignedDelivery } from './signature';
-import { currentWebhook, kindOf, triggerKey } from '../registration/registrationInStaticData';
-import type { WebhookKind } from '../registration/registrationInStaticData';
+import { routeChatReply } from '../chatReplies/replyRouting';
+import { customerMessageOf, DELIVERY_BUDGET_MS, QUIET_WAITED_KEY } from '../common/deliveredEvent';
+import { isSubscribed, normaliseEvents } from '../common/events';
+import { admitCopy } from '../common/eventsInProcess';
+import type { HoldOutcome } from '../common/quietHold';
+import { currentWebhook, kindOf, triggerKey } from '../common/registrationInStaticData';
+import type { WebhookKind } from '../common/registrationInStaticData';
+import { checkSignature, clockSkewWarning, hmacKeyOfSecret } from '../common/signature';
+import type { SignedDelivery } from '../common/signature';
+import { deliveryOptions, holdMessage, passesFilters } from '../options';
+import type { OptionValues } from '../options';
+import { manualSigningSecret, usesManualRegistration } from '../parameters';
 
-
-
-/**
- * Answers the request ourselves: no execution starts. The text names the
- * failed check only, never the secret or the expected signature.
- */
+/** Answers the request ourselves: no execution starts; the text names the failed check, never the secret. */
 function refuse(context: IWebhookFunctions, status: 400 | 401 | 409 | 503, reason: string): IWebhookResponseData {
 	const response = context.getResponseObject();
 	response.writeHead(status, { 'Content-Type': 'application/json' });
@@ -36,10 +29,10 @@ function skip(reason: 'duplicate' | 'not subscribed' | 'filtered' | 'part of a b
 }
 
 /** Why the trigger passes an event on to nobody, if it does. */
-function unwanted(context: IWebhookFunctions, event: TriggerEvent): 'not subscribed' | 'filtered' | undefined {
+function unwanted(context: IWebhookFunctions, event: TriggerEvent, options: OptionValues): 'not subscribed' | 'filtered' | undefined {
 	const subscription = normaliseEvents(context.getNodeParameter('events', []), context.getNodeParameter('otherEvents', ''));
 	if (!isSubscribed(subscription, event.type)) return 'not subscribed';
-	if (!passesFilters(event.type, event.data, eventFilters(context))) return 'filtered';
+	if (!passesFilters(event.type, event.data, options)) return 'filtered';
 	return undefined;
 }
 
@@ -48,12 +41,7 @@ function header(context: IWebhookFunctions, name: string): string | undefined {
 	return Array.isArray(value) ? value.join(' ') : value;
 }
 
-/**
- * The bytes that were signed, exactly as received, whatever the content type.
- * n8n reads the body for JSON, text, form and XML content types and keeps the
- * bytes in `rawBody`; for any other type (octet-stream, none) webhook nodes
- * (this one is version 2) get the body unread, and `readRawBody` reads it.
- */
+/** The bytes that were signed, exactly as received, whatever the content type. */
 async function signedBytes(context: IWebhookFunctions): Promise<Buffer> {
 	const request = context.getRequestObject() as { rawBody?: unknown; readRawBody?: () => Promise<void> };
 	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') await request.readRawBody();
@@ -91,19 +79,11 @@ function missingSecretMessage(context: IWebhookFunctions, kind: WebhookKind): st
 	return `${where} refused a delivery (401): its webhook registration (id and signing secret) is missing from the workflow's static data. In queue mode another node of this workflow that writes static data on a worker erases it. Unpublish and publish the workflow (or restart n8n) to register the webhook again.`;
 }
 
-/** Answer a Burst Once's hold of a customer's message (quietHold.ts); undefined for every other event, or without the option. */
-async function holdBurstMessage(context: IWebhookFunctions, trigger: string, event: TriggerEvent, deadline: number): Promise<HoldOutcome | undefined> {
+/** The options' hold of a customer's message (Answer a Burst Once); undefined for every other event, or when no option holds. */
+async function holdCustomerMessage(trigger: string, event: TriggerEvent, options: OptionValues, deadline: number): Promise<HoldOutcome | undefined> {
 	const message = customerMessageOf(event);
-	if (!message) return undefined;
-	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') return undefined;
-	let quietSeconds: number | undefined;
-	try {
-		quietSeconds = quietSecondsOf(context.getNode(), context.getNodeParameter('options', {}) as IDataObject);
-	} catch {
-		// The execution's step fails with the option's error, naming the field.
-		return undefined;
-	}
-	return quietSeconds === undefined ? undefined : await holdForQuiet(trigger, message, quietSeconds * 1000, deadline);
+	if (!message || typeof message.id !== 'string' || typeof message.conversation_id !== 'string') return undefined;
+	return await holdMessage(trigger, message, options, deadline);
 }
 
 /** The delivery's event once its signature, timestamp and body are checked, or the refusal (401, 400). */
@@ -131,12 +111,7 @@ async function verifiedEvent(context: IWebhookFunctions, key: KeyObject, trigger
 	return { event };
 }
 
-/**
- * One delivery: verify (401), parse (400), hand a chat reply to the wait it
- * answers (replyRouting.ts), then skip what the node does not want or has
- * already accepted (2xx), and emit the rest exactly once. Everything it does
- * ends by one deadline.
- */
+/** One delivery: verify (401), parse (400), relay a chat reply, skip what is unwanted or already accepted (2xx), emit the rest once, all by one deadline. */
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const deadline = Date.now() + DELIVERY_BUDGET_MS;
 	const kind = kindOf(context);
@@ -155,10 +130,11 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (routing.route === 'retryLater') return refuse(context, 503, routing.reason);
 	// The waiting execution took the reply: it runs on, and no other execution starts for it.
 	if (routing.route === 'taken') return skip('answered a waiting execution');
-	const skipped = unwanted(context, event);
+	const options = deliveryOptions(context);
+	const skipped = unwanted(context, event, options);
 	if (skipped) return skip(skipped);
 
-	const quiet = await holdBurstMessage(context, trigger, event, deadline);
+	const quiet = await holdCustomerMessage(trigger, event, options, deadline);
 	if (quiet && 'newerId' in quiet) return skip('part of a burst');
 
 	// The execution's ledger check reads the event id from the body. A copy

@@ -1,19 +1,16 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 import { apiRequest, apiRequestAllItems } from '../../shared/transport';
-import { checkConversationOptions } from '../step/customerMessage';
-import { sameEvents } from './events';
+import { sameEvents } from '../common/events';
+import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from '../common/registrationInStaticData';
+import type { RegisteredWebhook, WebhookKind } from '../common/registrationInStaticData';
+import { keyBytesOfSecret } from '../common/signature';
+import { checkOptions } from '../options';
 import { checkManualSigningSecret, requireCredential, subscribedEvents, usesManualRegistration } from '../parameters';
-import { keyBytesOfSecret } from '../delivery/signature';
-import type { RegisteredWebhook, WebhookKind } from './registrationInStaticData';
-import { kindOf, kindRegisteredFor, registeredWebhook, rememberWebhook, triggerKey } from './registrationInStaticData';
-import { BoundedMap } from '../../shared/boundedMap';
 
-/**
- * A webhook as the webhook management API returns it
- * (docs/api-assumptions.md, "Webhook management").
- */
+/** A webhook as the webhook management API returns it (docs/api-assumptions.md, "Webhook management"). */
 interface ServiceWebhook extends IDataObject {
 	id?: string;
 	url?: string;
@@ -47,11 +44,7 @@ async function lookUp(context: IHookFunctions, id: string): Promise<ServiceWebho
 	}
 }
 
-/**
- * DELETE that counts "already gone" (404) as done. Other failures (after the
- * transport's retries) are logged and reported as false: removing a webhook
- * must never block activating or deactivating the workflow.
- */
+/** DELETE that counts 404 as done; other failures are logged and return false: removing a webhook never blocks (un)publishing. */
 async function removeAtService(context: IHookFunctions, id: string): Promise<boolean> {
 	try {
 		await apiRequest.call(context, 'DELETE', webhookPath(id));
@@ -63,18 +56,7 @@ async function removeAtService(context: IHookFunctions, id: string): Promise<boo
 	}
 }
 
-/**
- * n8n re-registers a trigger whose parameters, credentials or version
- * changed when the workflow is published again, and tears down before it
- * adds: `delete` runs, then `checkExists` and `create`, about a second later.
- * `delete` cannot tell that from unpublishing. Removing the webhook there
- * would lose the events created in between and every retry the service
- * still owes it. So a production webhook is retired instead: it stays at the
- * service for RETIRE_GRACE_MS, and is removed then unless an activation of
- * the same trigger in this process claimed it meanwhile (publish and
- * unpublish run in one n8n process: main, the leader in queue mode). On a
- * busy 2-core machine a republish once took longer than 15 s.
- */
+/** A republish runs `delete` before `create`: the production webhook is retired for this long instead of removed, so no event or owed retry is lost. */
 export const RETIRE_GRACE_MS = 30_000;
 /** The grace: RETIRE_GRACE_MS, shorter in tests. */
 let retireGraceMs = RETIRE_GRACE_MS;
@@ -101,23 +83,13 @@ function claim(trigger: string): void {
 	retiring.delete(trigger);
 }
 
-/**
- * Removes the webhook automatic registration made, once the node switched to
- * manual registration, and forgets it. Should the removal fail, the
- * leftover's deliveries are refused, as its secret is forgotten.
- */
+/** Removes the webhook automatic registration made and forgets it; should the removal fail, its deliveries are refused. */
 async function discard(context: IHookFunctions, kind: WebhookKind, webhook: RegisteredWebhook): Promise<void> {
 	await removeAtService(context, webhook.id);
 	rememberWebhook(context, kind, undefined);
 }
 
-/**
- * Webhooks at our exact URL that we hold no secret for (a create whose answer
- * was lost, static data that was reset or overwritten by an older copy):
- * their deliveries could never be verified and would be retried for hours,
- * so they go before we create the one we keep. Listing needs webhooks:read;
- * without it this cleanup is skipped.
- */
+/** Webhooks at our URL that we hold no secret for could never be verified: they go before we create the one we keep (needs webhooks:read). */
 async function removeUnverifiable(context: IHookFunctions, url: string, kept?: string): Promise<void> {
 	let webhooks: ServiceWebhook[];
 	try {
@@ -131,11 +103,7 @@ async function removeUnverifiable(context: IHookFunctions, url: string, kept?: s
 	}
 }
 
-/**
- * Removes the webhook automatic registration made, after a switch to manual.
- * Manual registration needs no API key (the node may have
- * none): then only the node forgets it, and the log says what to delete.
- */
+/** After a switch to manual registration: without an API key only the node forgets its webhook, and the log says what to delete. */
 async function discardAfterSwitch(context: IHookFunctions, kind: WebhookKind, stored: RegisteredWebhook): Promise<void> {
 	try {
 		await discard(context, kind, stored);
@@ -148,7 +116,7 @@ async function discardAfterSwitch(context: IHookFunctions, kind: WebhookKind, st
 }
 
 export async function checkWebhookExists(this: IHookFunctions): Promise<boolean> {
-	checkConversationOptions(this);
+	checkOptions(this);
 	const kind = kindOf(this);
 	const stored = registeredWebhook(this.getWorkflowStaticData('node'), kind);
 	if (usesManualRegistration(this)) {
@@ -224,10 +192,7 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-/**
- * Unpublishing, and the first half of republishing (see RETIRE_GRACE_MS).
- * Also called by n8n after a failed create: nothing stored is fine.
- */
+/** Unpublishing, and the first half of republishing (see RETIRE_GRACE_MS). */
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
 	const url = this.getNodeWebhookUrl('default');

@@ -1,24 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seedRun } from '../../shared/runSeed';
-import { recordEvent } from './eventsInDatabase';
-import type { Verdict } from './eventsInDatabase';
-import { kindOf } from '../registration/registrationInStaticData';
+import { recordEvent } from '../common/eventsInDatabase';
+import type { Verdict } from '../common/eventsInDatabase';
+import { kindOf } from '../common/registrationInStaticData';
 
 let warnedNoHelpers = false;
 
-/**
- * Whether this execution runs the event downstream. Test executions ("listen
- * for test event") are not recorded: they must not hide a later production
- * delivery of the same event. An n8n without the database de-duplication
- * helpers (before 1.70) runs every execution, and the log says so once.
- *
- * n8n's Retry (mode "retry") of a failed or crashed execution runs this step
- * again when it had not finished. The event is recorded by then, yet the
- * user asked for exactly this execution to run again: it runs. Retry is
- * offered only for executions that failed or crashed, never for one that
- * ended as a duplicate, and sends downstream keep their keys (below).
- */
+/** Whether this execution runs the event downstream: test executions are not recorded, and n8n's Retry of an execution runs it again. */
 export async function firstRunOf(context: IExecuteFunctions, eventId: string): Promise<Verdict> {
 	if (kindOf(context) === 'test') return 'first';
 	// Every execution of this event derives its sends' default keys from the

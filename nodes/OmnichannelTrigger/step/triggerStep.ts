@@ -1,26 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { triggerItem } from '../../shared/triggerItem';
+import type { ConversationMessage } from '../../shared/conversation';
 import type { TriggerEvent } from '../../shared/triggerItem';
-import { markStarted } from '../delivery/eventsInProcess';
-import { QUIET_WAITED_KEY } from '../delivery/quietHold';
-import { outputsDataOnly } from '../parameters';
-import { kindOf, triggerKey } from '../registration/registrationInStaticData';
-import type { BurstMessage } from './burst';
-import { conversationOptionsOf, customerMessageOf, customerMessageStep } from './customerMessage';
+import { customerMessageOf, QUIET_WAITED_KEY } from '../common/deliveredEvent';
+import { markStarted } from '../common/eventsInProcess';
+import { kindOf, triggerKey } from '../common/registrationInStaticData';
+import { itemOf, readOptions } from '../options';
+import { customerMessageStep } from './customerMessage';
+import type { CustomerMessageOutcome } from './customerMessage';
 import { firstRunOf } from './firstRun';
 
-/**
- * The trigger's step, the first of every execution a delivery started, with
- * the whole event as input, wherever the execution runs (a queue-mode worker
- * included). The first execution of an event passes it on (firstRun.ts); a
- * later one (a copy that reached another n8n process, a redelivery after a
- * restart) outputs nothing and says so in its hints. A customer's message then
- * continues only as the options that read the conversation decide.
- */
+/** The trigger's step, the first of every execution a delivery started: the ledger, then the options, then the item. */
 export async function triggerStep(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const dataOnly = outputsDataOnly(context);
-	const conversationOptions = conversationOptionsOf(context.getNode(), context.getNodeParameter('options', 0, {}) as IDataObject);
+	const values = readOptions(context.getNode(), context.getNodeParameter('options', 0, {}) as IDataObject);
 	const output: INodeExecutionData[] = [];
 	const trigger = triggerKey(context, kindOf(context));
 	for (const [index, item] of context.getInputData().entries()) {
@@ -33,16 +25,16 @@ export async function triggerStep(context: IExecuteFunctions): Promise<INodeExec
 			continue;
 		}
 		const customerMessage = customerMessageOf(event);
-		let outcome: Awaited<ReturnType<typeof customerMessageStep>> = { continue: true };
+		let outcome: CustomerMessageOutcome = { continue: true };
 		if (customerMessage) {
-			const waitedMs = typeof quietWaitedMs === 'number' ? quietWaitedMs : 0;
-			outcome = await customerMessageStep(context, customerMessage as BurstMessage, conversationOptions, index, waitedMs);
+			const heldMs = typeof quietWaitedMs === 'number' ? quietWaitedMs : 0;
+			outcome = await customerMessageStep(context, customerMessage as ConversationMessage, values, index, heldMs);
 		}
 		if (!outcome.continue) {
 			context.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
 			continue;
 		}
-		output.push({ json: triggerItem(event, { dataOnly, burst: outcome.burst, handOver: outcome.handOver }), pairedItem: { item: index } });
+		output.push({ json: itemOf(event as TriggerEvent, values, outcome.fields), pairedItem: { item: index } });
 	}
 	return [output];
 }

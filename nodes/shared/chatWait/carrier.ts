@@ -1,15 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 
 import { CARRIER_PREFIX } from '../sendKeys';
+import { credentialDerivedKey, deriveKey } from '../transport';
+import type { OmnichannelContext } from '../transport';
 
-/**
- * A Send and Wait answered in the chat. The question's client_request_id
- * carries the wait ("the carrier"): where n8n resumes the waiting execution
- * and which replies count, sealed with a key derived from the API key, so
- * that only nodes holding the same Omnichannel credential can read it. The
- * service keeps and returns it as sent, up to 256 characters
- * (docs/api-assumptions.md, "Messages").
- */
+/** The question's client_request_id carries its wait (the carrier), sealed with the credential's key; the service keeps up to this many characters (docs/api-assumptions.md, "Messages"). */
 export const MAX_CLIENT_REQUEST_ID = 256;
 
 export type ReplyParty = 'customer' | 'agent' | 'either';
@@ -20,7 +16,7 @@ export const REPLY_PARTIES: readonly ReplyParty[] = ['customer', 'agent', 'eithe
 export interface ChatWait {
 	/** The resume URL's path (`/webhook-waiting/<execution>/<node>`); the trigger adds its own origin. */
 	path: string;
-	/** 24 hex characters: ties the hand-over to this wait (the `w` query parameter). */
+	/** 24 hex characters: ties the relay to this wait (the `w` query parameter). */
 	waitId: string;
 	/** n8n's HMAC of the resume URL (64 hex characters). */
 	signature: string;
@@ -30,7 +26,7 @@ export interface ChatWait {
 	decline?: string;
 	/** When the wait ends without an answer (ms since the epoch); absent without a limit. */
 	expiresAt?: number;
-	/** workflowTag of the waiting workflow: only its own trigger hands replies over. */
+	/** workflowTag of the waiting workflow: only its own trigger relays replies to it. */
 	workflow: string;
 }
 
@@ -39,9 +35,17 @@ export function workflowTag(workflowId: string | undefined): string {
 	return createHash('sha256').update(workflowId ?? '').digest('hex').slice(0, 8);
 }
 
-/** The query of the resume URL the trigger calls: `via` tells the waiting node's webhook it is a hand-over. */
+const VIA_CHAT = 'chat';
+
+/** The query of the resume URL the trigger calls: `via` tells the waiting node's webhook it is a relay. */
 export function chatResumeParameters(waitId: string): Record<string, string> {
-	return { w: waitId, via: 'chat' };
+	return { w: waitId, via: VIA_CHAT };
+}
+
+/** Whether a call of the resume URL is a relay, from its query (as chatResumeParameters built it). */
+export function isRelayCall(query: IDataObject): boolean {
+	const via = Array.isArray(query.via) ? (query.via as unknown[])[0] : query.via;
+	return via === VIA_CHAT;
 }
 
 /** The resume URL, rebuilt as n8n signed it (parameters in the same order). */
@@ -50,9 +54,16 @@ export function chatResumeUrl(origin: string, wait: ChatWait): string {
 	return `${origin}${wait.path}?${query.toString()}`;
 }
 
-/** The key both nodes derive from the API key of their Omnichannel credential. */
+const KEY_PURPOSE = 'omnichannel chat wait v1';
+
+/** The key that seals and signs chat waits, which both nodes derive from the API key of their Omnichannel credential. */
 export function chatWaitKey(apiKey: string): Buffer {
-	return createHmac('sha256', apiKey).update('omnichannel chat wait v1').digest();
+	return deriveKey(apiKey, KEY_PURPOSE);
+}
+
+/** chatWaitKey of the node's Omnichannel credential. */
+export async function credentialChatWaitKey(context: OmnichannelContext): Promise<Buffer> {
+	return await credentialDerivedKey(context, KEY_PURPOSE);
 }
 
 /** Bytes of a word's hash in the carrier (replies.ts makes it). */
@@ -108,10 +119,7 @@ function unpack(bytes: Buffer): ChatWait | undefined {
 	return wait.path.startsWith('/') ? wait : undefined;
 }
 
-/**
- * The carrier of a wait. Deterministic (the nonce is derived from the
- * content), so a send retried with the same wait keeps its idempotency key.
- */
+/** The carrier of a wait; deterministic, so a send retried with the same wait keeps its idempotency key. */
 export function sealCarrier(key: Buffer, wait: ChatWait): string {
 	if (wait.waitId.length !== 24 || wait.signature.length !== 64 || wait.workflow.length !== 8 || !HEX.test(wait.waitId + wait.signature + wait.workflow)) {
 		throw new Error('unexpected wait id or resume signature');

@@ -1,13 +1,6 @@
-/**
- * The chat-wait protocol between Send and Wait (answers in the chat) and
- * the Omnichannel Trigger, as n8n's utils/sendAndWait serves its nodes: the
- * sealed wait in the question (carrier.ts), which replies count (replies.ts),
- * the signed hand-over and its typed answer (handOver.ts, n8n's own answers in
- * n8nAnswers.ts), a newer question ending older waits (supersede.ts), and
- * what each node reads of the other's parameters (workflow.ts).
- */
+/** The chat-wait protocol between Send and Wait (answers in the chat) and the Omnichannel Trigger: carrier, replies, relay, supersede, workflow. */
 export * from './carrier';
-export * from './handOver';
+export * from './relay';
 export * from './replies';
 export * from './supersede';
 export * from './workflow';

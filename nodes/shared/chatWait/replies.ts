@@ -6,10 +6,7 @@ import { REPROMPT_PREFIX } from '../sendKeys';
 import { WORD_HASH_BYTES } from './carrier';
 import type { ChatWait, ReplyParty } from './carrier';
 
-/**
- * A reply or a word as it is compared: accents, punctuation and symbols
- * removed, case folded, spaces collapsed ("  Sí! " and "SI" are the same).
- */
+/** A reply or a word as it is compared: accents, punctuation and symbols removed, case folded, spaces collapsed (" Sí! " and "SI" are the same). */
 export function normaliseAnswer(text: string): string {
 	return text
 		.normalize('NFD')
@@ -38,11 +35,7 @@ export function repromptKey(waitId: string, replyId: string): string {
 	return REPROMPT_PREFIX + createHash('sha256').update(`${waitId}:${replyId}`).digest('hex').slice(0, 40);
 }
 
-/**
- * Whether a message is a reply from the party a wait listens to: a customer,
- * or a person of the workspace for 'agent' (messageAuthors.ts). System
- * messages and this package's own sends never count.
- */
+/** Whether a message is a reply from the party a wait listens to: a customer, or a person of the workspace for 'agent' (messageAuthors.ts). */
 export function isFromParty(message: IDataObject, party: ReplyParty): boolean {
 	const author = messageAuthor(message);
 	return party === 'customer' ? author === 'customer' : party === 'agent' ? author === 'person' : author === 'customer' || author === 'person';

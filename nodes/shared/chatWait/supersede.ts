@@ -3,16 +3,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { newerFirst, timeOf } from '../conversation';
 import { openCarrier } from './carrier';
 import type { ChatWait } from './carrier';
-import { handOver } from './handOver';
+import { relay } from './relay';
 import { settlesWait } from './replies';
 
-/**
- * A newer question ends the older waits: a reply goes to the newest question
- * of the workflow before it, so when two executions of one workflow ask in
- * the same conversation no reply can reach the older one, which would wait
- * unseen (forever without a limit). The node asking the newer question hands
- * each older open wait a signed "superseded" hand-over (docs/send-and-wait.md).
- */
+/** A newer question ends its workflow's older waits in the conversation, which no reply could reach any more (docs/send-and-wait.md). */
 
 export interface OpenWait {
 	wait: ChatWait;
@@ -41,11 +35,7 @@ export function isQuestionOf(key: Buffer, workflow: string, message: IDataObject
 	return openCarrier(key, message.client_request_id)?.workflow === workflow && !Number.isNaN(timeOf(message));
 }
 
-/**
- * Ends the older waits with a "superseded" hand-over naming `newer`: each
- * goes on with its no-answer item. Resolves to the waits that could not be
- * ended (still starting at `deadline`, or unreachable).
- */
+/** Ends the older waits with a "superseded" relay naming `newer`: each goes on with its no-answer item. */
 export async function supersedeOlderWaits(
 	context: IExecuteFunctions,
 	origin: string,
@@ -56,7 +46,7 @@ export async function supersedeOlderWaits(
 ): Promise<OpenWait[]> {
 	const outcomes = await Promise.all(
 		older.map(async ({ wait, question }) =>
-			handOver(context, origin, key, wait, { questionId: String(question.id), eventId: String(newer.id), replies: [], supersededBy: String(newer.id) }, deadline),
+			relay(context, origin, key, wait, { questionId: String(question.id), eventId: String(newer.id), replies: [], supersededBy: String(newer.id) }, deadline),
 		),
 	);
 	return older.filter((_, index) => outcomes[index] === 'notWaitingYet' || outcomes[index] === 'unreachable');

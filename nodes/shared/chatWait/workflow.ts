@@ -7,11 +7,7 @@ interface WorkflowNode {
 	parameters?: IDataObject;
 }
 
-/**
- * What each of the two nodes reads of the other's parameters, in one place:
- * the trigger, whether a node of its workflow waits for answers in the chat;
- * Send and Wait, whether the workflow's trigger delivers them.
- */
+/** What each of the two nodes reads of the other's parameters, in one place: the trigger, whether a node of its workflow waits for answers in the chat; Send and Wait, whether the workflow's trigger delivers them. */
 
 /** n8n checks the HMAC of a waiting node's links only when its `operation` is exactly this (n8n-workflow's SEND_AND_WAIT_OPERATION, spelled out so that n8n versions without the export load the node). */
 export const SEND_AND_WAIT_OPERATION = 'sendAndWait';

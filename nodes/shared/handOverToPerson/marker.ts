@@ -1,18 +1,4 @@
-/**
- * A hand-over to a person is a fact of the conversation, kept nowhere in
- * n8n: the sends of Conversation > Hand Over to a Person carry a
- * client_request_id that marks them ("markers"), which the service keeps and
- * returns as sent (docs/api-assumptions.md, "Messages"). The Omnichannel
- * Trigger reads them in the one read it already makes for Step Aside, and the
- * chat memory shows the team note as what it is. Both nodes read markers only
- * through this module.
- *
- * A marker's key: `n8nhandover1_<part>_<episode>[_<limit seconds>]`, where
- * part is `m` (the message to the customer) or `n` (the note for the team),
- * and the episode is a hash of the conversation and of the newest message
- * before the hand-over that ends a bot's turn (below). The key holds nothing
- * secret: a hand-over only makes a bot of this package keep quiet.
- */
+/** A hand-over to a person is a fact of the conversation: its sends carry marker keys, `n8nhandover1_<part>_<episode>[_<limit seconds>]` (docs/api-assumptions.md, "Messages"). */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -37,7 +23,7 @@ export const MAX_HAND_OVER_HOURS = 7 * 24;
 export const DEFAULT_HAND_OVER_HOURS = 24;
 
 const PART_CODES: Record<HandOverPart, string> = { message: 'm', note: 'n' };
-const MARKER = /^n8nhandover1_([mn])_([0-9a-f]{16})(?:_([1-9][0-9]{0,5}))?$/;
+const MARKER = new RegExp(`^${HAND_OVER_PREFIX}([mn])_([0-9a-f]{16})(?:_([1-9][0-9]{0,5}))?$`);
 
 /** A limit in hours as the whole seconds a marker carries (at least 1). */
 export const limitSecondsOf = (hours: number): number => Math.max(1, Math.round(hours * 3600));
@@ -62,17 +48,7 @@ export function episodeOf(conversationId: string, anchorId: string | undefined):
 	return createHash('sha256').update(JSON.stringify(['handover', conversationId, anchorId ?? ''])).digest('hex').slice(0, 16);
 }
 
-/**
- * The anchor of a new hand-over, from the conversation's latest messages:
- * the newest message that is a person's, a send of this package other than a
- * hand-over (the bot answered), or a send of a hand-over that is over
- * (`endedEpisodes`). Every attempt at handing over from the same state of the
- * conversation finds the same anchor, so the same keys: a Retry (whose read
- * may already hold this hand-over's own sends, which are not anchors), a copy
- * of the delivery, two executions handing over at once, a model calling the
- * tool twice. Once a person wrote, the bot answered again, or the hand-over
- * expired, the next hand-over has a new anchor, so new keys.
- */
+/** The anchor of a new hand-over, from the conversation's latest messages: the newest message that is a person's, a send of this package other than a hand-over (the bot answered), or a send of a hand-over that is over (`endedEpisodes`). */
 export function handOverAnchor(latest: ConversationMessage[], endedEpisodes: ReadonlySet<string> = new Set()): string | undefined {
 	for (const message of [...latest].sort(newerFirst)) {
 		const marker = handOverMarkerOf(message);
@@ -86,11 +62,7 @@ export function handOverAnchor(latest: ConversationMessage[], endedEpisodes: Rea
 	return undefined;
 }
 
-/**
- * Hand-overs whose own limit (set in the operation) has passed by the newest
- * message of the list, on the service's clock: without the trigger's verdict
- * (a workflow without Step Aside), these are the hand-overs known to be over.
- */
+/** Hand-overs whose own limit (set in the operation) has passed by the newest message of the list, on the service's clock: without the trigger's verdict (a workflow without Step Aside), these are the hand-overs known to be over. */
 export function expiredByOwnLimit(latest: ConversationMessage[]): Set<string> {
 	const newest = Math.max(...latest.map(timeOf).filter((time) => !Number.isNaN(time)));
 	const first = new Map<string, { time: number; limitSeconds?: number }>();

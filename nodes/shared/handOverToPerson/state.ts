@@ -1,10 +1,4 @@
-/**
- * Whether a conversation is handed over to a person, as the Omnichannel
- * Trigger decides it for a customer's message (with Step Aside for a Person)
- * from the conversation's latest messages: the read it already makes, so a
- * hand-over costs a customer message no request. Times are the service's own
- * (created_at), as for Step Aside.
- */
+/** Whether a conversation is handed over to a person, decided from the read the trigger already makes for Step Aside. */
 import { newerFirst, timeOf } from '../conversation';
 import type { ConversationMessage } from '../conversation';
 import { messageAuthor } from '../messageAuthors';
@@ -33,11 +27,7 @@ export type HandOverVerdict =
 	/** No person wrote within the limit: the bot answers again, and its item says so until it has. */
 	| ({ kind: 'expired' } & HandOverSince);
 
-/**
- * The newest hand-over in `latest` and where it stands at `message` (a
- * customer's). A hand-over older than the reader's page (100 messages) is
- * not seen: the bot answers again.
- */
+/** The newest hand-over in `latest` and where it stands at `message` (a customer's). */
 export function handOverVerdict(message: ConversationMessage, latest: ConversationMessage[], defaultLimitHours: number): HandOverVerdict {
 	const list = [...latest].sort(newerFirst);
 	const markers = list.map((listed) => ({ listed, marker: handOverMarkerOf(listed) })).filter((entry): entry is { listed: ConversationMessage; marker: HandOverMarker } => entry.marker !== undefined);
@@ -74,11 +64,7 @@ export function expiredHandOverItem(verdict: HandOverSince): TriggerHandOver {
 	return { expired: true, since: verdict.since, expiredAt: iso(verdict.untilMs), limitHours: verdict.limitHours };
 }
 
-/**
- * The execution's custom data keeps the episode of a hand-over the trigger
- * found expired, for the operation of the same execution (and of its Retry):
- * a new hand-over then starts a new episode instead of repeating the old one.
- */
+/** The execution's custom data keeps the episode of a hand-over the trigger found expired, for the operation of the same execution (and of its Retry): a new hand-over then starts a new episode instead of repeating the old one. */
 const ENDED_KEY = 'omnichannel_handover_ended';
 
 type CustomDataHolder = Parameters<typeof keepInExecution>[0];

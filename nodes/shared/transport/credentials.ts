@@ -1,26 +1,20 @@
+import { createHmac } from 'crypto';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
-import { BoundedMap } from '../boundedMap';
-import { chatWaitKey } from '../chatWait/carrier';
+import { BoundedMap } from '../processMemory/boundedMap';
 import type { OmnichannelContext } from './types';
 
 export const CREDENTIAL_TYPE = 'omnichannelApi';
 
-/**
- * Anything else is "malformed" and the API would answer 401
- * (docs/api-assumptions.md, "Authentication, scopes and rate limits").
- */
+/** Anything else is "malformed" and the API would answer 401 (docs/api-assumptions.md, "Authentication, scopes and rate limits"). */
 const API_KEY_PATTERN = /^svc_(live|test)_([A-Za-z0-9]{8,64})\.[A-Za-z0-9_-]{16,128}$/;
 const BASE_PATH = '/api/public/v1';
 
 export interface OmnichannelCredentials {
 	/** Base URL without trailing slash, ending in /api/public/v1. */
 	baseUrl: string;
-	/**
-	 * Identifies the key for rate limiting without revealing it: the server's
-	 * origin plus the public `<id>` part of `svc_<mode>_<id>.<secret>`.
-	 */
+	/** Identifies the key for rate limiting without revealing it: the server's origin plus the public `<id>` part of `svc_<mode>_<id>.<secret>`. */
 	fingerprint: string;
 	/** Removes the key (and its secret part) from text that may be shown. */
 	redact: (text: string) => string;
@@ -31,10 +25,7 @@ function redactor(apiKey: string): (text: string) => string {
 	return (text) => secrets.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
 }
 
-/**
- * Checks the credential before any request, so a typo gives a precise hint
- * instead of a 401 or a connection error. Messages never quote the key.
- */
+/** Checks the credential before any request, so a typo gives a precise hint instead of a 401 or a connection error. */
 export function checkCredentials(
 	node: INode,
 	data: ICredentialDataDecryptedObject,
@@ -69,28 +60,32 @@ export function checkCredentials(
 	return { baseUrl, fingerprint: `${origin}|${match[1]}|${match[2]}`, redact: redactor(apiKey) };
 }
 
-interface ContextCredentials extends OmnichannelCredentials {
-	/** The key that seals and signs chat waits (shared/chatWait), derived from the API key. */
-	chatWaitKey: Buffer;
+/** A key for one purpose, derived from an API key (HMAC-SHA256 keyed with it): the API key itself never leaves the transport. */
+export function deriveKey(apiKey: string, purpose: string): Buffer {
+	return createHmac('sha256', apiKey).update(purpose).digest();
 }
 
-/**
- * Checked credentials per n8n context (one node run, one list search, one
- * webhook call): n8n reads the credential from its database and decrypts it
- * on every getCredentials call, and a run of 3,000 sends, or a delivery that
- * both routes a chat reply and reads the conversation, would otherwise do so
- * again for each. Only successful checks are kept, so every failing item
- * still gets its own error with its own index.
- */
+interface ContextCredentials extends OmnichannelCredentials {
+	/** deriveKey with the credential's API key, each purpose derived once. */
+	derivedKey: (purpose: string) => Buffer;
+}
+
+function keyDeriver(apiKey: string): (purpose: string) => Buffer {
+	const derived = new Map<string, Buffer>();
+	return (purpose) => {
+		let key = derived.get(purpose);
+		if (!key) {
+			key = deriveKey(apiKey, purpose);
+			derived.set(purpose, key);
+		}
+		return key;
+	};
+}
+
+/** Checked credentials per n8n context: n8n decrypts the credential on every getCredentials call; only successful checks are kept. */
 const checkedByContext = new WeakMap<object, ContextCredentials>();
 
-/**
- * Webhook calls (trigger deliveries) also reuse a credential this process
- * checked within REUSE_MS: in a webhook call n8n resolves the credential in a
- * new expression isolate, the most costly step of a delivery after n8n's own
- * (docs/development/benchmarks.md, "Chat waits under a stream"). A 401 from
- * the service forgets it at once (forgetReusedCredentials).
- */
+/** Webhook calls reuse a credential this process checked within REUSE_MS (n8n resolves it in a new expression isolate per call); a 401 forgets it. */
 const REUSE_MS = 30_000;
 const checkedByCredentialId = new BoundedMap<string, { checked: ContextCredentials; until: number }>(100);
 
@@ -110,7 +105,7 @@ async function readCredentials(context: OmnichannelContext, itemIndex?: number):
 		return reused.checked;
 	}
 	const data = (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
-	const checked = { ...checkCredentials(context.getNode(), data, itemIndex), chatWaitKey: chatWaitKey(String(data.apiKey)) };
+	const checked = { ...checkCredentials(context.getNode(), data, itemIndex), derivedKey: keyDeriver(String(data.apiKey)) };
 	checkedByContext.set(context, checked);
 	if (id !== undefined) checkedByCredentialId.set(id, { checked, until: Date.now() + REUSE_MS });
 	return checked;
@@ -127,7 +122,7 @@ export async function contextCredentials(context: OmnichannelContext, itemIndex?
 	return await readCredentials(context, itemIndex);
 }
 
-/** The key that seals and signs chat waits (shared/chatWait), derived from the credential's API key. */
-export async function credentialChatWaitKey(context: OmnichannelContext): Promise<Buffer> {
-	return (await readCredentials(context)).chatWaitKey;
+/** A key for `purpose` derived from the credential's API key (deriveKey), read and checked as every request reads it. */
+export async function credentialDerivedKey(context: OmnichannelContext, purpose: string): Promise<Buffer> {
+	return (await readCredentials(context)).derivedKey(purpose);
 }

@@ -176,13 +176,7 @@ const SSRF_ERROR_NAMES: Record<string, SsrfBlock['kind']> = {
 	SsrfBlockedHostnameError: 'hostname',
 };
 
-/**
- * n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refuses the request
- * before connecting. Its error classes live in n8n's own backend packages,
- * which a community node cannot import, so they are recognised by name, on
- * the error or its cause (httpRequestWithAuthentication wraps them in a
- * NodeApiError).
- */
+/** n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refuses the request before connecting. */
 export function ssrfBlock(error: unknown): SsrfBlock | undefined {
 	const seen = new Set<unknown>();
 	let current: unknown = error;
@@ -199,11 +193,7 @@ export function ssrfBlock(error: unknown): SsrfBlock | undefined {
 	return undefined;
 }
 
-/**
- * The request never left n8n: its SSRF protection blocked the API's address.
- * Only the n8n administrator can change that, so the message names the
- * settings to change rather than suggesting a retry.
- */
+/** The request never left n8n: its SSRF protection blocked the API's address. */
 export function ssrfBlockedError(node: INode, baseUrl: string, block: SsrfBlock, itemIndex?: number): NodeApiError {
 	const host = new URL(baseUrl).hostname;
 	const why =

@@ -2,7 +2,7 @@
 // too, so both nodes share one rate limit per API key.
 export type { ApiRequestOptions, OmnichannelContext } from './types';
 export { apiRequest } from './request';
-export { credentialChatWaitKey } from './credentials';
+export { credentialDerivedKey, deriveKey } from './credentials';
 export { apiRequestAllItems, listPage, PER_PAGE_MAX } from './pagination';
 export type { ListOptions, ListPage } from './pagination';
 export { DEFAULT_REQUESTS_PER_SECOND, MAX_CONCURRENT_REQUESTS } from './rateLimiter';

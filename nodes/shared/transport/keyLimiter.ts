@@ -1,13 +1,7 @@
 import { PacedBucket } from './pacedBucket';
 import { Semaphore } from './semaphore';
 
-/**
- * The rate a key's limiter learns (docs/operations.md, "Rate limit and retries"): several
- * n8n processes (queue-mode workers) share one key and n8n gives nodes no
- * shared state, so each process finds its share from the API's answers.
- * Additive increase while the limiter holds requests back, multiplicative
- * decrease on a 429: K processes settle near 60/K each, one runs at 60.
- */
+/** The rate a key's limiter learns (docs/operations.md, "Rate limit and retries"): several n8n processes (queue-mode workers) share one key and n8n gives nodes no shared state, so each process finds its share from the API's answers. */
 export const ADAPTIVE_RATE = {
 	/** Requests/s gained per second during which the limiter held requests back. */
 	increasePerSecond: 2,
@@ -19,11 +13,7 @@ export const ADAPTIVE_RATE = {
 	burstSeconds: 0.5,
 	/** Window over which the achieved rate is measured. */
 	achievedWindowMs: 1000,
-	/**
-	 * A Retry-After up to this only delays the refused request: the server's
-	 * bucket is empty for now, and the rate cut is the answer. A longer one (a
-	 * limit below one request per second, or a penalty) pauses the whole key.
-	 */
+	/** A Retry-After up to this only delays the refused request: the server's bucket is empty for now, and the rate cut is the answer. */
 	pacingRetryAfterMs: 2000,
 };
 
@@ -32,10 +22,7 @@ export interface Grant {
 	readonly at: number;
 }
 
-/**
- * One key's limiter in this process: AIMD on the bucket's rate, between
- * `minPerSecond` and the ceiling (the API's 60/s).
- */
+/** One key's limiter in this process: AIMD on the bucket's rate, between `minPerSecond` and the ceiling (the API's 60/s). */
 export class KeyLimiter {
 	readonly bucket: PacedBucket;
 
@@ -81,10 +68,7 @@ export class KeyLimiter {
 		return { at };
 	}
 
-	/**
-	 * A 429 for a request granted at `grant.at`. Returns how long the refused
-	 * request waits before its retry.
-	 */
+	/** A 429 for a request granted at `grant.at`. */
 	rateLimited(grant: Grant, retryAfterMs: number, now: number): number {
 		if (grant.at >= this.cutAt) {
 			// Multiplicative decrease of what we really sent, not of a rate we may

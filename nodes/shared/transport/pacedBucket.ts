@@ -1,11 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-/**
- * A token bucket whose callers are served one after another: only the first
- * waiter sleeps, and it looks at the rate again when it wakes, so a rate cut
- * applies to every request not yet sent (a reservation scheme would let the
- * requests already queued go out at the old rate).
- */
+/** A token bucket whose callers are served one after another: only the first waiter sleeps, and it looks at the rate again when it wakes, so a rate cut applies to every request not yet sent (a reservation scheme would let the requests already queued go out at the old rate). */
 export class PacedBucket {
 	private tokens: number;
 
@@ -32,10 +27,7 @@ export class PacedBucket {
 		return Math.max(1, Math.floor(this.rate * this.burstSeconds));
 	}
 
-	/**
-	 * Resolves, in arrival order, with the time the caller got its token and
-	 * whether it had to wait for it (queued or slept): the limiter held it back.
-	 */
+	/** Resolves, in arrival order, with the time the caller got its token and whether it had to wait for it (queued or slept): the limiter held it back. */
 	async take(): Promise<{ at: number; held: boolean }> {
 		const queued = this.pending > 0;
 		this.pending++;

@@ -3,26 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { apiRequest } from './request';
 import type { ApiRequestOptions, OmnichannelContext } from './types';
 
-/**
- * Lists of the API come in numbered pages
- * (docs/api-assumptions.md, "Lists and pagination"). Every reader of a list
- * fetches its pages with `listPage`; what differs is which pages it reads and
- * when it stops, and each reader says so where it lives:
- * - `apiRequestAllItems` (below): Return All and Limit of the action node and
- *   the webhook trigger's webhook list; page 1, then the rest in parallel;
- * - `searchPage` in shared/listSearch.ts: one page per scroll of a list in the
- *   editor, which hands the next page number back as its pagination token;
- * - `scanAfter` in OmnichannelPollingTrigger/scan.ts: newest first down to the
- *   poll's cursor, checking that the list did not change under it.
- */
+/** Lists of the API come in numbered pages (docs/api-assumptions.md, "Lists and pagination"). */
 
 /** per_page is 1 to 500 (docs/api-assumptions.md, "Lists and pagination"). */
 export const PER_PAGE_MAX = 500;
 
-/**
- * The pagination envelope of every list endpoint
- * (docs/api-assumptions.md, "Lists and pagination").
- */
+/** The pagination envelope of every list endpoint (docs/api-assumptions.md, "Lists and pagination"). */
 export interface ListPage<T = IDataObject> {
 	data: T[];
 	has_next: boolean;
@@ -57,15 +43,7 @@ export interface ListOptions {
 	firstPage?: ListPage;
 }
 
-/**
- * Records of a list endpoint, each `id` at most once. Page 1 tells how many
- * pages there are; the rest are then fetched in parallel (the transport bounds
- * the concurrency and the rate), so N records cost ceil(N / 500) requests.
- * Pages are numbered, not a snapshot
- * (docs/api-assumptions.md, "Lists and pagination"): records that move while we
- * page can show up twice, hence the de-duplication, and records created
- * meanwhile can extend the list, hence the sequential tail.
- */
+/** Records of a list endpoint, each `id` at most once (docs/api-assumptions.md, "Lists and pagination"). */
 export async function apiRequestAllItems<T extends IDataObject = IDataObject>(
 	this: OmnichannelContext,
 	endpoint: string,

@@ -41,12 +41,7 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/**
- * One call of the public API, relative to the credential's base URL (e.g.
- * '/contacts'). Rate-limited per key, retried on 429, 5xx and dropped
- * connections (Retry-After honoured), and failures mapped to NodeApiError with
- * the HTTP status in httpCode and the item index.
- */
+/** One call of the public API, relative to the credential's base URL (e.g. '/contacts'). */
 export async function apiRequest<T = IDataObject>(
 	this: OmnichannelContext,
 	method: IHttpRequestMethods,
@@ -116,10 +111,7 @@ export async function apiRequest<T = IDataObject>(
 		const body = parseBody(response.body);
 		if (status >= 200 && status < 300) return body as T;
 
-		// A 429 means the request was refused before any work, so it is always
-		// safe to repeat; a 5xx may have been applied, so only idempotent
-		// requests repeat: GETs and sends with an idempotency key
-		// (docs/api-assumptions.md, "Authentication, scopes and rate limits").
+		// A 429 means the request was refused before any work, so it is always safe to repeat; a 5xx may have been applied, so only idempotent requests repeat: GETs and sends with an idempotency key (docs/api-assumptions.md, "Authentication, scopes and rate limits").
 		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after']);
 		const safeToRepeat = status === 429 || idempotent;
 		const retryable =

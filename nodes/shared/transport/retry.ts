@@ -7,10 +7,7 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
-/**
- * Transport failures where no HTTP answer arrived. ECONNREFUSED means the
- * request never reached the server, so it is safe even for a create.
- */
+/** Transport failures where no HTTP answer arrived. */
 const DROPPED_CONNECTION_CODES = new Set([
 	'ECONNRESET',
 	'ECONNABORTED',
@@ -44,11 +41,7 @@ export function isRetryableStatus(status: number): boolean {
 	return RETRYABLE_STATUSES.has(status);
 }
 
-/**
- * Retry-After in milliseconds from now: whole seconds, or an HTTP-date, which
- * clients must accept too
- * (docs/api-assumptions.md, "Authentication, scopes and rate limits").
- */
+/** Retry-After in milliseconds from now: whole seconds, or an HTTP-date, which clients must accept too (docs/api-assumptions.md, "Authentication, scopes and rate limits"). */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	const text = Array.isArray(value) ? value[0] : value;
 	if (typeof text === 'number' && Number.isFinite(text)) return Math.max(0, text * 1000);

@@ -8,13 +8,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-/**
- * Every n8n context that calls the API: the action node's run, a list search
- * in the editor, the webhook trigger's registration hooks, a poll, a
- * webhook call (a chat reply handed to a waiting Send and Wait), and the
- * chat memory supplying an AI Agent. Each offers what the transport uses
- * (getNode, getCredentials, helpers.httpRequestWithAuthentication).
- */
+/** Every n8n context that calls the API: the action node's run, a list search in the editor, the webhook trigger's registration hooks, a poll, a webhook call, and the chat memory supplying an AI Agent. */
 export type OmnichannelContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
@@ -28,18 +22,10 @@ export interface ApiRequestOptions {
 	body?: IDataObject | FormData | Buffer;
 	headers?: IDataObject;
 	itemIndex?: number;
-	/**
-	 * Whether repeating the request after it may have reached the server is
-	 * harmless. Defaults to true for everything but POST; sends pass true
-	 * because their client_request_id makes a repeat return the original.
-	 */
+	/** Whether repeating the request after it may have reached the server is harmless. */
 	idempotent?: boolean;
 	/** A lower request rate than the API's 60 per second for this call. */
 	maxRequestsPerSecond?: number;
-	/**
-	 * When the caller's own time runs out (ms since the epoch), e.g. a webhook
-	 * delivery the sender stops waiting for: each attempt's timeout ends there,
-	 * and no retry starts that could not finish before it.
-	 */
+	/** When the caller's own time runs out (ms since the epoch), e.g. a webhook delivery the sender stops waiting for: each attempt's timeout ends there, and no retry starts that could not finish before it. */
 	deadline?: number;
 }

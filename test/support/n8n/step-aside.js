@@ -14,7 +14,7 @@ const BOT_PREFIX = 'bot: ';
 /** Twelve seconds: short enough to wait out, long enough for the messages a scenario writes within it. */
 const MINUTES = 0.2;
 const PERIOD_MS = MINUTES * 60_000;
-/** The trigger's hint when it steps aside (nodes/OmnichannelTrigger/step/stepAside.ts). */
+/** The trigger's hint when it steps aside (nodes/OmnichannelTrigger/options/stepAside.ts). */
 const STEPS_ASIDE = /^Message (msg_\w+): a person of the workspace \(usr_\w+\) wrote in this conversation at \S+, so the workflow steps aside until \S+\./;
 
 /** The trigger with Step Aside (and Answer a Burst Once when `quietSeconds` is given), on `channel` only. */

@@ -52,7 +52,7 @@ function leavePendingItem(context: IExecuteFunctions, json: IDataObject, itemInd
 	main[0] = [{ json, pairedItem: { item: itemIndex } }];
 }
 
-/** In n8n 1.x before signatures were always checked, a node had to ask for the check. */
+/** Asks n8n to check the resume link's signature, on the versions that check it only when asked (docs/development/compatibility.md, "n8n versions"). */
 function requireSignature(context: IExecuteFunctions): void {
 	const ask = (context as unknown as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired;
 	if (typeof ask === 'function') ask.call(context);

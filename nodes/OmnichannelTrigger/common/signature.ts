@@ -1,12 +1,9 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'crypto';
 import type { KeyObject } from 'crypto';
 
-import { BoundedMap } from '../../shared/boundedMap';
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 
-/**
- * Deliveries more than 300 s from our clock are refused
- * (docs/api-assumptions.md, "Webhook deliveries").
- */
+/** Deliveries more than 300 s from our clock are refused (docs/api-assumptions.md, "Webhook deliveries"). */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
@@ -25,10 +22,7 @@ export interface SignedDelivery {
 	rawBody: Buffer;
 }
 
-/**
- * The HMAC key of a signing secret (`whsec_` + base64), or undefined when the
- * text is not shaped like one. Never echo the secret in messages.
- */
+/** The HMAC key of a signing secret (`whsec_` + base64), or undefined; never echo the secret. */
 export function keyBytesOfSecret(secret: string): Buffer | undefined {
 	if (!secret.startsWith(SECRET_PREFIX)) return undefined;
 	const encoded = secret.slice(SECRET_PREFIX.length);
@@ -40,11 +34,7 @@ export function keyBytesOfSecret(secret: string): Buffer | undefined {
 /** Process memory: key objects of the secrets this process verifies with. */
 const hmacKeys = new BoundedMap<string, KeyObject>(64);
 
-/**
- * The signing key as a key object, made once per secret. Given a raw key,
- * Node 24 prepares it on every createHmac call; in the intake bench's CPU
- * profile that was most of our webhook code's time per delivery.
- */
+/** The signing key as a key object, made once per secret: given a raw key, Node prepares it on every createHmac call. */
 export function hmacKeyOfSecret(secret: string): KeyObject | undefined {
 	const cached = hmacKeys.get(secret);
 	if (cached) return cached;
@@ -55,12 +45,7 @@ export function hmacKeyOfSecret(secret: string): KeyObject | undefined {
 	return key;
 }
 
-/**
- * HMAC-SHA256 over `<id>.<timestamp>.<raw body>`
- * (docs/api-assumptions.md, "Webhook deliveries"); valid when any v1 entry
- * matches. Every candidate is compared in constant time, so the answer time
- * tells an attacker nothing about how close a guess was.
- */
+/** HMAC-SHA256 over `<id>.<timestamp>.<raw body>`, valid when any v1 entry matches, each compared in constant time (docs/api-assumptions.md, "Webhook deliveries"). */
 export function checkSignature(
 	delivery: SignedDelivery,
 	key: KeyObject,
@@ -89,12 +74,7 @@ export function checkSignature(
 const skewWarnedAt = new BoundedMap<string, number>(256);
 const SKEW_WARNING_INTERVAL_MS = 60_000;
 
-/**
- * The log line for a delivery refused for its timestamp, at most once a
- * minute per trigger; undefined otherwise. Every retry carries a fresh
- * timestamp, so a clock that is off refuses every delivery until the sender
- * gives up: the log is the only place that says why.
- */
+/** The log line for a delivery refused for its timestamp, at most once a minute per trigger: the log is the only place that says why. */
 export function clockSkewWarning(trigger: string, timestamp: string | undefined, nowSeconds: number, nowMs = Date.now()): string | undefined {
 	if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return undefined;
 	const last = skewWarnedAt.get(trigger);

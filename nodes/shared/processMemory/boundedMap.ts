@@ -1,8 +1,4 @@
-/**
- * A Map that keeps at most `limit` entries, forgetting the least recently
- * set or touched first: the shape of every cache the nodes keep in process
- * memory (secrets' key objects, registrations, event ids per trigger).
- */
+/** A Map that keeps at most `limit` entries, forgetting the least recently set or touched first: the shape of every cache the nodes keep in process memory (secrets' key objects, registrations, event ids per trigger). */
 export class BoundedMap<K, V> {
 	private readonly entries = new Map<K, V>();
 

@@ -1,42 +1,20 @@
-/**
- * "Answer a Burst Once": customers often write several short messages in a
- * row. With this option, the execution of a customer's message waits until
- * the conversation has been quiet for the chosen period, then reads the
- * conversation's latest messages and continues only when its message is still
- * the newest customer message, with every customer message since the last
- * outbound one. The executions of the other messages of the burst end without
- * output, after one read of the conversation.
- *
- * Which messages were continued is kept in the trigger's ledger in n8n's
- * database (eventsInDatabase.ts), under "burst:<message id>", claimed in one
- * locked step: a message is never part of two continued bursts, whichever
- * n8n process runs the executions, and however late the workflow answers the
- * earlier burst.
- */
+/** Answer a Burst Once: a customer's several short messages in a row continue the workflow once, after a quiet period, with every customer message since the last reply. */
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { newerFirst, timeOf } from '../../shared/conversation';
 import type { ConversationMessage } from '../../shared/conversation';
 import { messageAuthor } from '../../shared/messageAuthors';
-import { recordIds } from './eventsInDatabase';
-import type { LedgerHelpers, Verdict } from './eventsInDatabase';
-import { HOLD_LIMIT_MS } from '../delivery/quietHold';
-import { kindOf } from '../registration/registrationInStaticData';
 import type { TriggerBurst } from '../../shared/triggerItem';
+import { recordIds } from '../common/eventsInDatabase';
+import type { LedgerHelpers, Verdict } from '../common/eventsInDatabase';
+import { HOLD_LIMIT_MS, holdForQuiet } from '../common/quietHold';
+import { kindOf } from '../common/registrationInStaticData';
+import type { TriggerOption } from './option';
 
-/**
- * The longest quiet period: the execution stays running while it waits, and
- * n8n's graceful shutdown waits 30 s (by default) for running executions, so
- * longer waits are cut by every restart and crash more of them.
- */
+/** The longest quiet period: n8n's graceful shutdown waits 30 s for running executions, so longer waits are cut by restarts. */
 export const MAX_QUIET_SECONDS = 60;
-/**
- * Customer messages older than this, before the newest one, are not part of
- * its burst. It stays well below the time the ledger's window (40,000 ids,
- * two per customer message with this option) keeps a claim at sustained load,
- * so a message the ledger forgot is too old to be claimed again.
- */
+/** Older customer messages are not part of a burst: well within how long the ledger's window keeps a claim at sustained load. */
 export const MAX_BURST_AGE_MS = 60 * 60 * 1000;
 
 const OPTION_NAME = "'Answer a Burst Once'";
@@ -47,8 +25,7 @@ export type BurstMessage = ConversationMessage;
 /** The burst an item answers (its declared shape: shared/triggerItem.ts). */
 export type Burst = TriggerBurst;
 
-/** The option: its presence turns it on. */
-export const burstOption: INodeProperties = {
+const description: INodeProperties = {
 	displayName: 'Answer a Burst Once',
 	name: 'burstQuietSeconds',
 	type: 'number',
@@ -78,15 +55,7 @@ export type Decision =
 	| { kind: 'continue'; candidates: BurstMessage[] }
 	| { kind: 'newer'; newerId: string };
 
-/**
- * What the execution of `message` does with the conversation's latest
- * messages (`latest`, newest first): end when a newer customer message
- * exists (that message's execution answers the burst), otherwise gather the
- * customer messages since the last outbound one older than `message`, oldest
- * first. An outbound message newer than `message` (an answer to an earlier
- * burst still on its way) does not end the burst. The event's message is
- * placed by the API's order when the list does not hold it.
- */
+/** What the execution of `message` does with the latest messages: end when a newer customer message exists, otherwise gather the customer messages since the last outbound one, oldest first. */
 export function decide(message: BurstMessage, latest: BurstMessage[]): Decision {
 	const list = latest.some((listed) => listed.id === message.id)
 		? [...latest]
@@ -115,11 +84,7 @@ export function burstOf(messages: BurstMessage[], quietSeconds: number): Burst {
 
 export const burstKey = (messageId: string): string => `burst:${messageId}`;
 
-/**
- * Claims the candidates in the ledger: the ones no earlier burst continued,
- * in order. Test executions ("listen for test event") claim nothing, as they
- * record no event either.
- */
+/** Claims in the ledger the candidates no earlier burst continued; test executions claim nothing. */
 async function claim(context: IExecuteFunctions, candidates: BurstMessage[]): Promise<BurstMessage[]> {
 	if (kindOf(context) === 'test') return candidates;
 	const helpers = context.helpers as Partial<IExecuteFunctions['helpers']>;
@@ -144,11 +109,7 @@ async function claim(context: IExecuteFunctions, candidates: BurstMessage[]): Pr
 /** How often a waiting execution looks whether it was cancelled. */
 const CANCEL_CHECK_MS = 500;
 
-/**
- * Waits `ms`, in slices: n8n's sleep cannot be interrupted, and a stopped
- * execution (or a worker cancelling its jobs at shutdown) should end within
- * a slice, without reading the conversation.
- */
+/** Waits `ms` in slices, so a stopped execution ends within one without reading the conversation: n8n's sleep cannot be interrupted. */
 export async function waitUnlessCancelled(context: IExecuteFunctions, ms: number, itemIndex: number): Promise<void> {
 	const signal = typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
 	const slices = Math.ceil(ms / CANCEL_CHECK_MS);
@@ -163,11 +124,7 @@ export async function waitUnlessCancelled(context: IExecuteFunctions, ms: number
 
 export type BurstOutcome = { burst: Burst } | { hint: string };
 
-/**
- * The burst decision for one customer message, from the conversation's
- * latest messages read after the quiet period: the burst to continue with,
- * or the hint saying why this execution ends without output.
- */
+/** The burst to continue with, or the hint saying why this execution ends without output. */
 export async function answerBurst(
 	context: IExecuteFunctions,
 	message: BurstMessage,
@@ -186,3 +143,20 @@ export async function answerBurst(
 	}
 	return { burst: burstOf(claimed, quietSeconds) };
 }
+
+/** The option: its presence turns it on. */
+export const burst: TriggerOption<number> = {
+	description,
+	read: quietSecondsOf,
+	readsConversation: true,
+	hold: async (trigger, message, quietSeconds, deadline) => await holdForQuiet(trigger, message, quietSeconds * 1000, deadline),
+	// From the delivery's arrival, not the message's created_at: the service's clock may differ from n8n's.
+	beforeRead: async (context, quietSeconds, itemIndex, heldMs) => {
+		const leftMs = quietSeconds * 1000 - heldMs;
+		if (leftMs > 0) await waitUnlessCancelled(context, leftMs, itemIndex);
+	},
+	claim: async ({ context, message, latest }, quietSeconds) => {
+		const outcome = await answerBurst(context, message, latest, quietSeconds);
+		return 'hint' in outcome ? { stop: outcome.hint } : { item: { burst: outcome.burst } };
+	},
+};

@@ -4,18 +4,13 @@ import type { DeduplicationHelperFunctions, ICheckProcessedOptions } from 'n8n-w
 import { acquireLock, LOCK_TIMING } from '../../shared/databaseLock';
 import type { HeldLock, LockTiming } from '../../shared/databaseLock';
 
-/**
- * The event ledger in n8n's database: the ids that started a downstream run,
- * checked under a lock, one batch at a time per trigger node (n8n's helpers
- * read and write the whole row without a transaction). The design and its
- * timing: docs/development/trigger-internals.md, "The event ledger and its lock".
- */
+/** The event ledger in n8n's database, checked under a lock one batch at a time per trigger node (docs/development/trigger-internals.md, "The event ledger and its lock"). */
 
 /** The window: the newest ids, in the node's own row (scope "node"). */
 export const LEDGER_ENTRIES = 40_000;
 const WINDOW: ICheckProcessedOptions = { mode: 'entries', maxEntries: LEDGER_ENTRIES };
 /** A busy process that gives its lock back waits this long before it tries for it again. */
-const HAND_OVER_MS = 50;
+const GIVE_BACK_PAUSE_MS = 50;
 /** How long a process keeps an idle lock for the next execution's check. */
 const LINGER_MS = 100;
 const LINGER_SLICE_MS = 5;
@@ -42,11 +37,7 @@ export interface LedgerLog {
 
 export type Verdict = 'first' | 'duplicate';
 
-/**
- * The trigger node whose ledger this is. Its window is the node's row, so
- * the checks of two trigger nodes of one workflow never share a batch (the
- * same event reaching both must run in both).
- */
+/** The trigger node whose ledger this is: two trigger nodes of one workflow never share a batch. */
 export interface LedgerOwner {
 	workflowId: string;
 	nodeId: string;
@@ -55,14 +46,7 @@ export interface LedgerOwner {
 /** This process's checks, per trigger node: one at a time, the ids waiting meanwhile checked together. */
 const queues = new Map<string, Queue>();
 
-/**
- * The lock of one drain: taken for the first batch and kept for the batches
- * that follow, so a busy process pays the lock's calls (take, stamp, check
- * it is still ours, delete) once per drain instead of once per batch. Given
- * back after LockTiming.holdMs even while executions keep arriving, so a
- * process under constant load never keeps another from its checks until that
- * one gives up and checks without the lock.
- */
+/** The lock of one drain, kept across its batches and given back after LockTiming.holdMs, so a busy process neither pays it per batch nor starves another. */
 class DrainLock {
 	private lock: HeldLock | undefined;
 
@@ -77,21 +61,16 @@ class DrainLock {
 	async forBatch(): Promise<HeldLock | undefined> {
 		// A check that ran without the lock tries for it again with the next batch.
 		if (this.lock?.held && Date.now() - this.takenAt < holdMsFor(this.lock)) return this.lock;
-		const handingOver = this.lock?.held === true;
+		const givingBack = this.lock?.held === true;
 		await this.release();
 		// Long enough for a waiting process's next try (databaseLock.ts polls every 5 to 25 ms) to find the lock free.
-		if (handingOver) await sleep(HAND_OVER_MS);
+		if (givingBack) await sleep(GIVE_BACK_PAUSE_MS);
 		this.lock = await acquireLock(this.helpers, this.log, lockTiming);
 		this.takenAt = Date.now();
 		return this.lock;
 	}
 
-	/**
-	 * Whether more checks came within LINGER_MS (or as long as taking the lock
-	 * cost, if longer) of the queue running empty, while the lock is still this
-	 * process's to keep: executions arriving one after another then share one
-	 * lock instead of taking it each.
-	 */
+	/** Whether more checks came soon after the queue ran empty, while the lock is still ours to keep. */
 	async moreWithin(hasMore: () => boolean): Promise<boolean> {
 		if (!this.lock) return false;
 		const until = Math.min(Date.now() + Math.max(LINGER_MS, this.lock.takeMs), this.takenAt + holdMsFor(this.lock));
@@ -145,12 +124,7 @@ interface Queue {
 	drained?: Promise<void>;
 }
 
-/**
- * Checks what is waiting, batch after batch, until nothing is. n8n reads and
- * writes the whole window on every check, so the executions that arrive
- * while one check runs share the next one (a group commit): under load the
- * cost per event falls instead of growing with the queue.
- */
+/** Checks what is waiting, batch after batch, until nothing is: ids that arrive during a check share the next one (a group commit). */
 async function drain(ownerKey: string, queue: Queue): Promise<void> {
 	for (;;) {
 		const drainLock = new DrainLock(queue.helpers, queue.log);
@@ -181,10 +155,7 @@ async function drain(ownerKey: string, queue: Queue): Promise<void> {
 	queues.delete(ownerKey);
 }
 
-/**
- * Records `eventId` in the workflow's ledger: "first" when no execution
- * recorded it before (its downstream nodes run), "duplicate" otherwise.
- */
+/** Records `eventId` in the workflow's ledger: "first" when no execution recorded it before (its downstream nodes run), "duplicate" otherwise. */
 export async function recordEvent(
 	helpers: LedgerHelpers,
 	owner: LedgerOwner,
@@ -195,11 +166,7 @@ export async function recordEvent(
 	return verdict;
 }
 
-/**
- * Records several ids in one step of the same ledger, under the same lock:
- * one verdict per id, in order; an id repeated in `ids`, or claimed by a
- * check that ran before, is "duplicate".
- */
+/** Records several ids in one step of the same ledger, under the same lock: one verdict per id, in order; an id repeated in `ids`, or claimed by a check that ran before, is "duplicate". */
 export async function recordIds(helpers: LedgerHelpers, owner: LedgerOwner, ids: string[], log: LedgerLog): Promise<Verdict[]> {
 	if (ids.length === 0) return [];
 	const ownerKey = `${owner.workflowId}|${owner.nodeId}`;
@@ -217,11 +184,7 @@ export async function recordIds(helpers: LedgerHelpers, owner: LedgerOwner, ids:
 	return verdicts;
 }
 
-/**
- * Resolves once every check of this process has finished and its lock is
- * given back: a verdict is returned as soon as its batch is checked, before
- * the drain's lock is released.
- */
+/** Resolves once every check of this process has finished and its lock is given back. */
 export async function whenIdle(): Promise<void> {
 	await Promise.all([...queues.values()].map(async (queue) => await queue.drained));
 }

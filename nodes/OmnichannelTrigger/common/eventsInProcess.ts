@@ -1,14 +1,9 @@
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
-import { BoundedMap } from '../../shared/boundedMap';
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 
-/**
- * Process memory, per trigger: the event ids this process is starting
- * ("starting") or started ("started") an execution for, so that copies
- * arriving together start one (docs/development/trigger-internals.md, "Event
- * ids in process memory"; the sizes below are explained there).
- */
+/** Process memory, per trigger: the event ids this process is starting or started an execution for (docs/development/trigger-internals.md, "Event ids in process memory"). */
 
 /** Longer than n8n takes to create an execution; shorter than the sender's first retry (5 s). */
 export const STARTING_MS = 4_000;
@@ -58,12 +53,7 @@ function idsOf(trigger: string): BoundedMap<string, Seen> {
 
 export type Admission = 'start' | 'starting' | 'started';
 
-/**
- * What a delivery of `eventId` does: "start" an execution (the id is then
- * starting), or nothing, because a copy's execution is "starting" (answer
- * 409: retry later) or has "started" (answer 2xx). Synchronous on purpose:
- * two copies reaching this process at the same moment cannot both start.
- */
+/** What a delivery of `eventId` does: "start" an execution, or nothing while a copy's is "starting" (409) or "started" (2xx); synchronous, so two copies cannot both start. */
 export function admitDelivery(trigger: string, eventId: string, now = Date.now()): Admission {
 	const ids = idsOf(trigger);
 	const id = fingerprint(eventId);
@@ -83,11 +73,7 @@ export function markStarted(trigger: string, eventId: string, now = Date.now()):
 	ids.set(id, { state: 'started', at: now });
 }
 
-/**
- * n8n could not create the execution (it answered the delivery with an
- * error): the id is new again, and a copy waiting for it starts it. A start
- * that is no longer the current one (lapsed, or started since) is left alone.
- */
+/** n8n could not create the execution (it answered the delivery with an error): the id is new again, and a copy waiting for it starts it. */
 export function markFailed(trigger: string, eventId: string): void {
 	const ids = idsOf(trigger);
 	const id = fingerprint(eventId);
@@ -107,14 +93,7 @@ interface ObservableResponse {
 const isObservable = (response: unknown): response is ObservableResponse =>
 	typeof response === 'object' && response !== null && typeof (response as { once?: unknown }).once === 'function';
 
-/**
- * Learns the outcome of a start from n8n's answer to the delivery that asked
- * for it: n8n answers a delivery whose execution it created (and, in queue
- * mode, queued) with the node's 2xx, and one it could not create with an
- * error. A connection that closes before any answer tells nothing: copies
- * waiting then get a 409 (the sender retries them), and the start lapses
- * STARTING_MS after the close.
- */
+/** Learns a start's outcome from n8n's answer to its delivery: 2xx started, an error failed; a connection closed before any answer tells nothing. */
 export function watchStart(trigger: string, eventId: string, response: unknown): void {
 	if (!isObservable(response)) return;
 	const start = idsOf(trigger).get(fingerprint(eventId))?.start;
@@ -149,12 +128,7 @@ async function outcomeBefore(start: Start, until: number): Promise<StartOutcome>
 
 export type CopyAdmission = 'start' | 'started' | 'unknown';
 
-/**
- * What a delivery of `eventId` does, once any copy being started has an
- * outcome: "start" an execution (its outcome is then learnt from `response`),
- * answer "started" copies 2xx, or, when the first copy's outcome could not be
- * known by `until` (the delivery's deadline), answer "unknown" (409: retry later).
- */
+/** What a delivery of `eventId` does once any copy being started has an outcome: "start", "started" (2xx), or "unknown" at `until` (409). */
 export async function admitCopy(trigger: string, eventId: string, response: unknown, until: number): Promise<CopyAdmission> {
 	for (;;) {
 		const admission = admitDelivery(trigger, eventId);

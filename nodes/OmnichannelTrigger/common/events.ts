@@ -2,11 +2,7 @@ import { ALL_EVENTS } from '../../shared/chatWait';
 
 export { ALL_EVENTS };
 
-/**
- * The subscription the node asks for: the chosen kinds plus the free-text
- * ones, trimmed, without repeats, sorted (so two subscriptions compare by
- * value), and just ["*"] when "*" is among them.
- */
+/** The subscription the node asks for: the chosen kinds plus the free-text ones, trimmed, without repeats, sorted (so two subscriptions compare by value), and just ["*"] when "*" is among them. */
 export function normaliseEvents(selected: unknown, otherEvents: unknown): string[] {
 	const chosen = Array.isArray(selected) ? selected.filter((name): name is string => typeof name === 'string') : [];
 	const typed = typeof otherEvents === 'string' ? otherEvents.split(/[\s,]+/) : [];

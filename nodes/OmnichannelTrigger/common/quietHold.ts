@@ -1,22 +1,15 @@
-/**
- * Answer a Burst Once, in the process that receives the deliveries: the quiet
- * period is waited out before any execution exists, holding the delivery's
- * answer so that a restart meanwhile loses nothing (docs/development/trigger-internals.md,
- * "The quiet hold").
- */
+/** Answer a Burst Once, in the process that receives the deliveries: the quiet period is waited out before any execution exists, holding the delivery's answer so that a restart meanwhile loses nothing (docs/development/trigger-internals.md, "The quiet hold"). */
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BoundedMap } from '../../shared/boundedMap';
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 import { newerFirst } from '../../shared/conversation';
-import { DELIVERY_BUDGET_MS } from './deliveryBudget';
+import { DELIVERY_BUDGET_MS } from './deliveredEvent';
 
 /** Left of the delivery's budget after a hold, for admitting it and starting its execution. */
 const AFTER_HOLD_MS = 1_000;
-/** The longest hold, within the delivery's budget (deliveryBudget.ts). */
+/** The longest hold, within the delivery's budget. */
 export const HOLD_LIMIT_MS = DELIVERY_BUDGET_MS - AFTER_HOLD_MS;
-/** The key of the input item that tells the execution how long its delivery was held. */
-export const QUIET_WAITED_KEY = 'quietWaitedMs';
 /** Conversations held per process; the least recently used one is forgotten first. */
 const MAX_CONVERSATIONS = 20_000;
 const SLICE_MS = 250;
@@ -42,11 +35,7 @@ function holdOf(message: IDataObject): Held {
 
 export type HoldOutcome = { waitedMs: number } | { newerId: string };
 
-/**
- * Holds a customer's message until the conversation has been quiet for
- * `quietMs` in this process, or the delivery's `deadline` is near, or a
- * newer message of the conversation arrives.
- */
+/** Holds a customer's message until the conversation has been quiet for `quietMs` in this process, or the delivery's `deadline` is near, or a newer message of the conversation arrives. */
 export async function holdForQuiet(trigger: string, message: IDataObject, quietMs: number, deadline: number): Promise<HoldOutcome> {
 	const arrived = Date.now();
 	const key = `${trigger}|${String(message.conversation_id)}`;

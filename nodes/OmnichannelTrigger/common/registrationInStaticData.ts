@@ -1,19 +1,11 @@
 import type { IDataObject, IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { BoundedMap } from '../../shared/boundedMap';
+import { BoundedMap } from '../../shared/processMemory/boundedMap';
 
-/**
- * The test URL ("listen for event") and the production URL each get their own
- * webhook at the service and their own slot here, so neither clobbers the
- * other. n8n already gives test webhooks a separate, unsaved static data; the
- * slots keep that true wherever the two could meet.
- */
+/** The test URL and the production URL each get their own webhook at the service and their own slot here, so neither clobbers the other. */
 export type WebhookKind = 'production' | 'test';
 
-/**
- * A webhook this node created at the service
- * (docs/api-assumptions.md, "Webhook management").
- */
+/** A webhook this node created at the service (docs/api-assumptions.md, "Webhook management"). */
 export interface RegisteredWebhook {
 	id: string;
 	/** Shown by the service only when it is created; never put in a message. */
@@ -37,13 +29,7 @@ type TriggerContext = IHookFunctions | IWebhookFunctions | IExecuteFunctions;
 
 const KINDS: WebhookKind[] = ['production', 'test'];
 
-/**
- * The last registration change this process made, per trigger. A delivery run
- * saves the whole static data it loaded when its request came in; when the
- * workflow was re-activated meanwhile (new webhook, new secret), that save
- * brings the old registration back. Runs in this process then still verify
- * with the new secret and write it back (see currentWebhook).
- */
+/** The last registration change this process made, per trigger: a delivery run that saves older static data must not bring the old registration back. */
 const changesInThisProcess = new BoundedMap<string, Change>(256);
 
 /** n8n runs test webhooks (create, deliveries) in "manual" mode. */
@@ -61,10 +47,7 @@ function slot(data: IDataObject, kind: WebhookKind): KindState {
 	return value !== null && typeof value === 'object' ? (value as KindState) : {};
 }
 
-/**
- * Writes replace the whole slot: n8n notices changes to static data only
- * through assignments on objects it has wrapped, not inside newly added ones.
- */
+/** Writes replace the whole slot: n8n notices changes to static data only through assignments on objects it has wrapped, not inside newly added ones. */
 function updateSlot(data: IDataObject, kind: WebhookKind, change: Partial<KindState>): void {
 	const next: KindState = { ...slot(data, kind), ...change };
 	for (const key of Object.keys(change) as Array<keyof KindState>) {
@@ -95,12 +78,7 @@ export function rememberWebhook(context: IHookFunctions, kind: WebhookKind, webh
 	changesInThisProcess.set(key, change);
 }
 
-/**
- * The webhook deliveries are signed for: the one in this run's static data,
- * unless this process changed the registration after that copy was saved;
- * the newer one is then used and written back. `trigger` is the delivery's
- * triggerKey, computed once by the caller.
- */
+/** The webhook deliveries are signed for: the one in this run's static data, unless this process changed the registration after that copy was saved; the newer one is then used and written back. */
 export function currentWebhook(context: IWebhookFunctions, kind: WebhookKind, trigger: string): RegisteredWebhook | undefined {
 	const data = context.getWorkflowStaticData('node');
 	const latest = changesInThisProcess.get(trigger);
@@ -112,10 +90,7 @@ export function currentWebhook(context: IWebhookFunctions, kind: WebhookKind, tr
 	return registeredWebhook(data, kind);
 }
 
-/**
- * n8n calls `delete` in its "internal" mode for both kinds, so the kind is
- * found from the URL the webhook was registered with.
- */
+/** n8n calls `delete` in its "internal" mode for both kinds, so the kind is found from the URL the webhook was registered with. */
 export function kindRegisteredFor(data: IDataObject, url: string): WebhookKind | undefined {
 	return KINDS.find((kind) => registeredWebhook(data, kind)?.url === url);
 }
