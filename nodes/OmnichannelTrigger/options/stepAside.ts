@@ -19,7 +19,7 @@ const description: INodeProperties = {
 	typeOptions: { minValue: 0.1, maxValue: MAX_STEP_ASIDE_MINUTES, numberPrecision: 1 },
 	description:
 		"The period, in minutes. For bots in a shared inbox: while a person of the workspace has written in the conversation within this many minutes, customer messages do not continue the workflow (the execution ends with a hint saying who answered and when the bot answers again). System messages and n8n's own sends don't count. After a hand-over (Omnichannel > Conversation > Hand Over to a Person), the bot stays quiet until a person has written, or until the Hand-Over Limit. Needs the Omnichannel API credential (messages:read).",
-	hint: 'The conversation is read once per customer message; with Answer a Burst Once, the same read serves both.',
+	hint: `0.1 to ${MAX_STEP_ASIDE_MINUTES.toLocaleString('en-US')} minutes (a week). The conversation is read once per customer message; with Answer a Burst Once, the same read serves both.`,
 };
 
 /** The period the node asks for in minutes, or undefined when the option is off; throws when it is not a positive number. */
