@@ -4,8 +4,8 @@
  * sandbox (created / updated / unchanged, once per person within a run and
  * across two runs at once, If Several Match, Continue On Fail).
  */
-import { createMaySendAgain } from '../../nodes/Omnichannel/helpers/upsert/writes';
-import { emailKey, looksLikeEmail, phoneKey, phoneSearchText } from '../../nodes/Omnichannel/helpers/contactMatch';
+import { createMaySendAgain } from '../../nodes/Omnichannel/actions/contact/upsert/writes';
+import { emailKey, looksLikeEmail, phoneKey, phoneSearchText } from '../../nodes/Omnichannel/actions/contact/upsert/contactMatch';
 import { processedData, runNode } from '../support/host/action-node.cjs';
 import type { RunResult } from '../support/host/action-node.cjs';
 import { api, clearFaults, resetStats, setFaults, stats } from '../support/sandbox.cjs';

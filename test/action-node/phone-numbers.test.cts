@@ -1,11 +1,11 @@
 /**
- * Contact > Create or Update's phone rule (nodes/Omnichannel/helpers/phoneNumbers.ts):
+ * Contact > Create or Update's phone rule (nodes/Omnichannel/actions/contact/upsert/phoneNumbers.ts):
  * the common writings of one number in each country give one key, the
  * national trunk prefix written after the country code included; Italy and
  * the other countries whose numbers start with 0 keep it; the API's phone
  * search text is a part of every writing.
  */
-import { countryCallingCode, phoneKey, phoneSearchText } from '../../nodes/Omnichannel/helpers/phoneNumbers';
+import { countryCallingCode, phoneKey, phoneSearchText } from '../../nodes/Omnichannel/actions/contact/upsert/phoneNumbers';
 
 interface Country {
 	country: string;

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkName, contactBody, contactFieldOptions, nameProperty } from '../../helpers/contactFields';
+import { checkName, contactBody, contactFieldOptions, nameProperty } from './fields';
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';

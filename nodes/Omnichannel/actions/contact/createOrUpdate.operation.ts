@@ -2,13 +2,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { PER_PAGE_MAX } from '../../../shared/transport';
-import { contactFieldOptions, nameProperty } from '../../helpers/contactFields';
+import { contactFieldOptions, nameProperty } from './fields';
 import { simplifyProperty } from '../../helpers/simplify';
-import { readRow } from '../../helpers/upsert/row';
-import { upsertRun } from '../../helpers/upsert/run';
-import { settleCreated } from '../../helpers/upsert/settle';
-import { AUTO_MAX_CONTACTS, AUTO_MIN_ROWS, CONTACTS_PER_ROW } from '../../helpers/upsert/strategy';
-import { RowWriter } from '../../helpers/upsert/writes';
+import { readRow } from './upsert/row';
+import { upsertRun } from './upsert/run';
+import { settleCreated } from './upsert/settle';
+import { AUTO_MAX_CONTACTS, AUTO_MIN_ROWS, CONTACTS_PER_ROW } from './upsert/strategy';
+import { RowWriter } from './upsert/writes';
 import { ItemValidator } from '../../helpers/validation';
 import type { OperationAfterItems, OperationExecute } from '../../helpers/operation';
 
@@ -154,7 +154,7 @@ export const description = updateDisplayOptions(
 
 /**
  * Reads and checks the row (no request); the call then waits for the earlier
- * rows of its person, finds the contact and writes (helpers/upsert/writes.ts).
+ * rows of its person, finds the contact and writes (upsert/writes.ts).
  */
 export const execute: OperationExecute = async function (itemIndex, run) {
 	const validator = new ItemValidator(this.getNode(), itemIndex);
@@ -172,7 +172,7 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 	};
 };
 
-/** After the rows: what another workflow created at the same moment is merged (helpers/upsert/settle.ts). */
+/** After the rows: what another workflow created at the same moment is merged (upsert/settle.ts). */
 export const afterItems: OperationAfterItems = async function (run) {
 	return await settleCreated(this, upsertRun(run), run.throttle);
 };

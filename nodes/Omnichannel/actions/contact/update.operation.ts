@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { contactLocator } from '../../../shared/resourceLocators';
 import { apiRequest } from '../../../shared/transport';
-import { contactBody, contactFieldOptions } from '../../helpers/contactFields';
+import { contactBody, contactFieldOptions } from './fields';
 import { collection, requiredId } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalString } from '../../../shared/parameterValues';
 import { conversationLocator } from '../../../shared/resourceLocators';
-import { buildMultipart } from '../../helpers/multipart';
-import { readSendFields, sendCall } from '../../helpers/send';
-import type { SendFields } from '../../helpers/send';
+import { buildMultipart } from './multipart';
+import { readSendFields, sendCall } from './send';
+import type { SendFields } from './send';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { sendOptionsCollection } from '../../helpers/descriptions';

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readSendFields, sendCall } from '../../helpers/send';
+import { readSendFields, sendCall } from './send';
 import { ItemValidator } from '../../helpers/validation';
 import { readWaitLimit, WAIT_INDEFINITELY } from '../../sendAndWait/limit';
 import { SEND_AND_WAIT_OPERATION } from '../../../shared/chatWait';

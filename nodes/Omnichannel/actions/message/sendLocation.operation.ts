@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalString } from '../../../shared/parameterValues';
 import { conversationLocator } from '../../../shared/resourceLocators';
-import { readSendFields, sendCall } from '../../helpers/send';
+import { readSendFields, sendCall } from './send';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { sendOptionsCollection } from '../../helpers/descriptions';

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { conversationLocator } from '../../../shared/resourceLocators';
-import { readSendFields, sendCall } from '../../helpers/send';
+import { readSendFields, sendCall } from './send';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
 import { sendOptionsCollection } from '../../helpers/descriptions';

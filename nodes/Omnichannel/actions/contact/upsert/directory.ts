@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { emailKey, phoneKey } from '../contactMatch';
+import { emailKey, phoneKey } from './contactMatch';
 import type { ContactSource } from './matches';
 
 type Index = Map<string, IDataObject[]>;

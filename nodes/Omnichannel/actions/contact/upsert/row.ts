@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { checkName, contactBody } from '../contactFields';
-import { emailKey, looksLikeEmail, MATCH_BY, phoneKey } from '../contactMatch';
-import type { MatchBy, RowKeys } from '../contactMatch';
-import { collection } from '../parameters';
-import type { ItemValidator } from '../validation';
+import { checkName, contactBody } from '../fields';
+import { emailKey, looksLikeEmail, MATCH_BY, phoneKey } from './contactMatch';
+import type { MatchBy, RowKeys } from './contactMatch';
+import { collection } from '../../../helpers/parameters';
+import type { ItemValidator } from '../../../helpers/validation';
 
 /** How a run finds its rows' contacts (Options > Find Contacts By). */
 export type Strategy = 'auto' | 'readAll' | 'searchEachRow';

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { optionalId } from '../../shared/parameterValues';
-import { ownSendKey } from '../../shared/sendKeys';
-import { apiRequest } from '../../shared/transport';
-import type { ApiRequestOptions } from '../../shared/transport';
-import type { OperationCall, RunContext } from './operation';
-import { defaultClientRequestId } from './idempotency';
-import { collection, requiredId } from './parameters';
-import type { ItemValidator } from './validation';
+import { optionalId } from '../../../shared/parameterValues';
+import { ownSendKey } from '../../../shared/sendKeys';
+import { apiRequest } from '../../../shared/transport';
+import type { ApiRequestOptions } from '../../../shared/transport';
+import type { OperationCall, RunContext } from '../../helpers/operation';
+import { defaultClientRequestId } from '../../helpers/idempotency';
+import { collection, requiredId } from '../../helpers/parameters';
+import type { ItemValidator } from '../../helpers/validation';
 
 type RequestParts = Pick<ApiRequestOptions, 'body' | 'headers'>;
 

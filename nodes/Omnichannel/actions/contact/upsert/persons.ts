@@ -1,4 +1,4 @@
-import type { RowKeys } from '../contactMatch';
+import type { RowKeys } from './contactMatch';
 import type { Row } from './row';
 
 /**

@@ -1,11 +1,11 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems, MAX_ATTEMPTS } from '../../../shared/transport';
-import { changedFields, keyNames, phoneSearchText } from '../contactMatch';
-import { whilePersonLocked } from '../personLock';
-import { UPSERT_FIELD } from '../simplify';
-import type { ItemValidator } from '../validation';
+import { apiRequest, apiRequestAllItems, MAX_ATTEMPTS } from '../../../../shared/transport';
+import { changedFields, keyNames, phoneSearchText } from './contactMatch';
+import { whilePersonLocked } from './personLock';
+import { UPSERT_FIELD } from '../../../helpers/simplify';
+import type { ItemValidator } from '../../../helpers/validation';
 import type { ContactDirectory } from './directory';
 import { findPerson, pickContact } from './matches';
 import type { ContactSource, Matches } from './matches';

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { newestFirst, sameEmail, samePhone } from '../contactMatch';
+import { newestFirst, sameEmail, samePhone } from './contactMatch';
 import type { Row } from './row';
 
 /** The contacts that are a row's person, and which of its values found them. */

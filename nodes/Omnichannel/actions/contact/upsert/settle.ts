@@ -1,10 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, listPage, MAX_ATTEMPTS, PER_PAGE_MAX } from '../../../shared/transport';
-import { oldestFirst } from '../contactMatch';
-import type { OperationCall } from '../operation';
-import { UPSERT_FIELD } from '../simplify';
+import { apiRequest, listPage, MAX_ATTEMPTS, PER_PAGE_MAX } from '../../../../shared/transport';
+import { oldestFirst } from './contactMatch';
+import type { OperationCall } from '../../../helpers/operation';
+import { UPSERT_FIELD } from '../../../helpers/simplify';
 import { ContactDirectory } from './directory';
 import { findPerson } from './matches';
 import type { Matches } from './matches';

@@ -1,4 +1,4 @@
-import { PER_PAGE_MAX } from '../../../shared/transport';
+import { PER_PAGE_MAX } from '../../../../shared/transport';
 
 /**
  * When Find Contacts By > Automatic reads all contacts first, in requests:

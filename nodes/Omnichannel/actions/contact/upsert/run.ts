@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequestAllItems, listPage, PER_PAGE_MAX } from '../../../shared/transport';
-import type { RunContext } from '../operation';
-import { keyNames } from '../contactMatch';
-import { KeyLocks } from '../personLock';
-import type { Place } from '../personLock';
+import { apiRequestAllItems, listPage, PER_PAGE_MAX } from '../../../../shared/transport';
+import type { RunContext } from '../../../helpers/operation';
+import { keyNames } from './contactMatch';
+import { KeyLocks } from './personLock';
+import type { Place } from './personLock';
 import { ContactDirectory } from './directory';
 import { RunPersons } from './persons';
 import type { Row } from './row';

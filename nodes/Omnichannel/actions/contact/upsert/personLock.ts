@@ -1,8 +1,8 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { acquireLock, LOCK_TIMING } from '../../shared/databaseLock';
-import type { HeldLock, LockHelpers, LockLog, LockPlace, LockTiming } from '../../shared/databaseLock';
+import { acquireLock, LOCK_TIMING } from '../../../../shared/databaseLock';
+import type { HeldLock, LockHelpers, LockLog, LockPlace, LockTiming } from '../../../../shared/databaseLock';
 
 /**
  * "Once per person" for Contact > Create or Update. The API has no upsert and
@@ -33,7 +33,7 @@ const CREATE_LOCK: LockPlace = {
 const CREATE_LOCK_TIMING: LockTiming = { ...LOCK_TIMING, holdMs: 5_000 };
 
 /** After giving the lock back for another's turn: long enough for a waiter's next try (every 5 to 25 ms). */
-const HAND_OVER_MS = 50;
+const TURN_GAP_MS = 50;
 
 /** A reserved place in line: `wait` resolves when the earlier holders are done; `done` must follow. */
 export interface Place {
@@ -145,7 +145,7 @@ class NodeGate {
 		if (this.lock) {
 			this.turn = (async () => {
 				await this.giveBack();
-				if (waiting.length > 0) await sleep(HAND_OVER_MS);
+				if (waiting.length > 0) await sleep(TURN_GAP_MS);
 			})();
 		}
 		for (const wake of waiting) wake();

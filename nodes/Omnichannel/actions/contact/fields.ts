@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { LEAD_STATUSES, leadStatusOptions } from '../../shared/leadStatuses';
-import type { ItemValidator } from './validation';
+import { LEAD_STATUSES, leadStatusOptions } from '../../../shared/leadStatuses';
+import type { ItemValidator } from '../../helpers/validation';
 
 /**
  * A create or update may also carry the empty string: no lead status
