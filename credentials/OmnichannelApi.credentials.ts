@@ -7,11 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * Bearer API key for the Omnichannel public API. The nodes check the base URL
- * and the key format before every request (see nodes/shared/transport),
- * because n8n offers no per-field validation on credentials.
- */
+/** Bearer API key; the nodes check the base URL and the key's form before each request, as n8n cannot validate a credential's fields. */
 export class OmnichannelApi implements ICredentialType {
 	name = 'omnichannelApi';
 
@@ -43,12 +39,7 @@ export class OmnichannelApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * In code, not as n8n's declarative expression: n8n needs no expression
-	 * engine to sign a request then. The trigger removes a retired webhook a
-	 * few seconds after n8n's unpublish hook returned, when n8n has already
-	 * released the workflow's expression engine.
-	 */
+	/** In code, not an expression: the trigger removes a retired webhook after n8n has released the workflow's expression engine. */
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` } };
 	}

@@ -1,13 +1,6 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-/**
- * The signing secret of a webhook created in the Omnichannel dashboard, for
- * the Omnichannel Trigger's manual registration. A credential, not a node
- * parameter: n8n encrypts it at rest and leaves it out of the workflow's JSON,
- * its exports and every execution record. The trigger only verifies with it,
- * so there is nothing to call to test it: a wrong secret shows as 401 answers
- * (see docs/troubleshooting.md).
- */
+/** A credential, not a parameter, so n8n encrypts the secret and keeps it out of workflows and executions; nothing to test it against (docs/troubleshooting.md). */
 export class OmnichannelWebhookSigningApi implements ICredentialType {
 	name = 'omnichannelWebhookSigningApi';
 

@@ -1,12 +1,4 @@
-/**
- * Omnichannel Chat Memory: a memory sub-node for n8n's AI Agent whose memory
- * is the conversation at the service (turns.ts: which messages, which roles,
- * which text; the conversation and the message being answered come from the
- * trigger's item, shared/triggerItem.ts; memory.ts: the AI node SDK, loaded lazily).
- * It reads through the package's one reader of a conversation
- * (shared/conversation.ts), keeping the read for the execution: one request
- * per agent run, none when the trigger's options already read it.
- */
+/** Omnichannel Chat Memory: the AI Agent's memory is the conversation at the service, read through the package's one reader (one request per agent run, none after the trigger's read). */
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, INodeType, INodeTypeDescription, ISupplyDataFunctions, SupplyData } from 'n8n-workflow';
 

@@ -1,10 +1,4 @@
-/**
- * The memory the agent gets, on n8n's AI node SDK (@n8n/ai-node-sdk): a chat
- * history read from the conversation, in the SDK's windowed memory. The SDK
- * is loaded when the agent asks for the memory, not when n8n loads the
- * package: n8n loads a community package as a whole, and an n8n without the
- * SDK (1.x) would otherwise drop every node of the package, not only this one.
- */
+/** The agent's memory on n8n's AI node SDK, loaded only when the agent asks: an n8n without the SDK would otherwise drop every node of the package. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import type * as AiNodeSdk from '@n8n/ai-node-sdk';
@@ -35,11 +29,7 @@ export async function loadSdk(node: INode): Promise<Sdk> {
 
 const messageOf = (turn: Turn): AiNodeSdk.Message => ({ role: turn.role, content: [{ type: 'text', text: turn.text }] });
 
-/**
- * The conversation as the SDK's chat memory. `readTurns` runs at most once
- * per memory: the agent asks for the history several times per run (before
- * the model, after each answer for n8n's log, per tool round).
- */
+/** The conversation as the SDK's chat memory; `readTurns` runs once per memory, though the agent asks for the history several times per run. */
 export function conversationMemory(sdk: Sdk, readTurns: () => Promise<Turn[]>, windowLength: number): AiNodeSdk.ChatMemory {
 	class ConversationHistory extends sdk.BaseChatHistory {
 		private messages?: Promise<AiNodeSdk.Message[]>;

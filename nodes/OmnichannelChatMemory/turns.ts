@@ -1,7 +1,4 @@
-/**
- * The conversation as the agent's turns: which messages, in which role, with
- * which text. Pure, so the rules are tested without n8n or the AI SDK.
- */
+/** The conversation as the agent's turns; pure, so the rules are tested without n8n or the AI SDK. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { newerFirst } from '../shared/conversation';
@@ -20,13 +17,7 @@ export interface Turn {
 export const PERSON_MARK = '[Person of the workspace]: ';
 /** System messages (only with Include System Messages) are the workspace's automatic notes. */
 export const SYSTEM_MARK = '[System]: ';
-/**
- * The note of a hand-over to a person (Conversation > Hand Over to a Person),
- * sent as the workspace System for the team: always part of the history,
- * marked, so the model knows the conversation went to a person and why. A
- * turn of the assistant, not of the role "system": several chat models in
- * n8n (Anthropic, Gemini, Bedrock) refuse a system message after the first.
- */
+/** The note of a hand-over, always in the history and marked; an assistant turn, as several chat models refuse a system message after the first. */
 export const HAND_OVER_NOTE_MARK = '[System note for the team: handed over to a person]: ';
 
 /** Types whose content is the text itself (docs/api-assumptions.md, "Messages"). */
@@ -34,11 +25,7 @@ const TEXT_TYPES = new Set(['text', 'email']);
 
 const stringOf = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
-/**
- * A message's text for the model, never empty: a text as written; media as
- * "[image] caption"; a location as "[location] lat,lng" (with its name and
- * address when the record has them); anything empty as "[<type>]".
- */
+/** A message's text for the model, never empty: a text as written, media as "[image] caption", a location as "[location] lat,lng", anything empty as "[<type>]". */
 export function messageText(message: IDataObject): string {
 	const type = stringOf(message.message_type) || 'text';
 	const content = stringOf(message.content);
@@ -65,11 +52,7 @@ export interface HistoryOptions {
 	includeSystemMessages: boolean;
 }
 
-/**
- * The turns before the message being answered, oldest first: at most
- * `windowLength`, the latest ones. `latest` is the conversation's newest
- * messages, newest first, as the reader returns them.
- */
+/** The latest `windowLength` turns before the message being answered, oldest first; `latest` is newest first, as the reader returns it. */
 export function historyTurns(latest: ConversationMessage[], options: HistoryOptions): Turn[] {
 	const currentIds = new Set(options.current.map((message) => message.id));
 	// The API's order decides "older", also for a current message the list does not hold yet.

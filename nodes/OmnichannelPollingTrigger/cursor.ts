@@ -1,13 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * Where a poll resumes, on the API's own timestamps (never n8n's clock): every
- * record whose key is older than `at`, and the records `ids` whose key equals
- * `at`, have been handled. `at: null` is the start of an empty list: every
- * record is after it. Several records can share one timestamp (the same
- * millisecond, or a service that stores seconds): the ids tell them apart,
- * so none is skipped and none is emitted twice.
- */
+/** Where a poll resumes, on the API's own timestamps: records older than `at`, and the `ids` at `at` (records can share a timestamp), are handled. */
 export interface Cursor {
 	at: number | null;
 	ids: string[];
@@ -48,12 +41,7 @@ export interface Taken {
 	more: boolean;
 }
 
-/**
- * Walks the records not yet covered, oldest first, and takes up to `max` of
- * those that `matches`. The cursor moves over every record walked, matching
- * or not, and stops right after the last one taken when `max` is reached: the
- * rest waits for the next poll, nothing is skipped.
- */
+/** Takes up to `max` matching records not yet covered, oldest first; the cursor moves over every record walked and stops after the last one taken. */
 export function takeOldest(records: Keyed[], cursor: Cursor, max: number, matches: (record: IDataObject) => boolean): Taken {
 	const pending = records.filter((one) => !isCovered(cursor, one.key, one.id)).sort(oldestFirst);
 	const emit: Keyed[] = [];

@@ -5,33 +5,21 @@ import type { SimplifiedRecord } from '../shared/simplifiedRecords';
 import type { Cursor } from './cursor';
 import type { PollConfig } from './parameters';
 
-/**
- * How one event reads its list (each list's order:
- * docs/api-assumptions.md, "Lists and pagination") and filters it.
- */
+/** How one event reads its list (each list's order: docs/api-assumptions.md, "Lists and pagination") and filters it. */
 export interface EventList {
 	endpoint: '/messages' | '/conversations' | '/contacts';
 	/** The timestamp the list is ordered by, newest first. */
 	keyField: 'created_at' | 'updated_at';
 	/** Query of the scan: the API's own filters, and delta sync for conversations. */
 	query(cursor: Cursor): IDataObject;
-	/**
-	 * Query of the first poll. For contacts it is the whole list: a lead status
-	 * filter would start from the newest contact that has that status now, which
-	 * can be old, and contacts created before the node was published but
-	 * moved to that status later would then look new.
-	 */
+	/** Query of the first poll; for contacts the whole list, as a lead status filter would make contacts moved to that status later look new. */
 	baselineQuery: IDataObject;
 	/** Filters the API does not have, applied by the node. */
 	matches(record: IDataObject): boolean;
 	record: SimplifiedRecord;
 	/** Names the records in messages, e.g. "message". */
 	noun: string;
-	/**
-	 * What identifies the list the cursor belongs to. A changed event or API
-	 * filter starts over (the first poll after it emits nothing); node-side
-	 * filters, Simplify and Max Items keep the cursor.
-	 */
+	/** The list the cursor belongs to: a changed event or API filter starts over; node-side filters, Simplify and Max Items keep the cursor. */
 	scope: string;
 }
 
@@ -53,9 +41,7 @@ export function eventList(config: PollConfig): EventList {
 		return {
 			endpoint: '/conversations',
 			keyField: 'updated_at',
-			// Whole UNIX seconds, `updated_at >= last_updated_at`
-			// (docs/api-assumptions.md, "Lists and pagination"); the records of
-			// that second already handled are in the cursor's ids.
+			// Whole UNIX seconds, updated_at >= last_updated_at (docs/api-assumptions.md, "Lists and pagination"): the cursor's ids hold that second's handled records.
 			query: (cursor) => (cursor.at === null ? {} : { last_updated_at: Math.floor(cursor.at / 1000) }),
 			baselineQuery: {},
 			matches: (record) => onChannelTypes(record, config.channelTypes),

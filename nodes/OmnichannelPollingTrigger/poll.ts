@@ -105,15 +105,7 @@ async function nextRecords(
 	return newConversations(records, config, list, state);
 }
 
-/**
- * "New Only" conversations. The scan follows updated_at (the API's delta
- * sync); a conversation is new when its created_at is after `created`. The
- * new ones go out oldest created first. When Max Items leaves some for later,
- * the scan cursor stays where it was (they are still found from there) and
- * only `created` moves; otherwise both move to the newest record read: every
- * conversation created up to then was read (the scan sees every
- * conversation updated since the cursor, and creating one updates it).
- */
+/** "New Only" conversations: those created after `created`, oldest first; when Max Items leaves some, only `created` moves, otherwise both cursors move to the newest read. */
 function newConversations(
 	records: Keyed[],
 	config: PollConfig,
@@ -144,11 +136,7 @@ function laterOf(a: Cursor, b: Cursor): Cursor {
 	return { at: a.at, ids: [...new Set([...b.ids, ...a.ids])] };
 }
 
-/**
- * Fetch Test Event: the newest record that passes the node's filters, read
- * without touching the poll's state (n8n does not save static data of
- * manual runs, and this does not even read it).
- */
+/** Fetch Test Event: the newest record that passes the node's filters, read without touching the poll's state. */
 async function newestRecord(context: IPollFunctions, config: PollConfig, list: EventList): Promise<IDataObject> {
 	const nodeFilters = config.directions.length > 0 || config.channelTypes.length > 0;
 	const source = listSource(context, list, list.query({ at: null, ids: [] }), nodeFilters ? PER_PAGE_MAX : 1);

@@ -31,22 +31,7 @@ interface Pass {
 	shrank: boolean;
 }
 
-/**
- * Reads the list from the newest record down to the cursor, one page after
- * another. Return All (transport/pagination.ts) reads every page and only drops
- * repeats; a poll must not miss a record, and page numbers are not a snapshot
- * (docs/api-assumptions.md, "Lists and pagination"), so here what changes while
- * we page is checked:
- * - records created or moved to the top (a conversation with a new message)
- *   push the rest down: a record shows up twice (kept once), and one that moved
- *   up from a page not read yet is now above page 1. A "top-up" pass then reads
- *   from page 1 again until it meets a record it already holds, unchanged;
- * - records removed or leaving a filtered list (a merged contact, a lead status
- *   changed) pull the rest up, so one could slide onto a page already read: the
- *   `total` of the envelope shrinks, and the pass starts over from page 1.
- * A pass of one page is a snapshot and needs neither. Idle, this is one request;
- * N new records cost ceil((N + 1) / 500).
- */
+/** Reads the list from the newest record down to the cursor, checking what changes while it pages: page numbers are no snapshot (docs/api-assumptions.md, "Lists and pagination"). */
 export async function scanAfter(source: ListSource, cursor: Cursor): Promise<Scan> {
 	const found = new Map<string, Keyed>();
 	let requests = 0;

@@ -12,19 +12,12 @@ import { resources } from './index';
 /** Every parameter of every operation, to find what a tool-mode error is about. */
 const allProperties = Object.values(resources).flatMap((resource) => resource.description);
 
-/**
- * Items whose calls run at the same time: as many as the transport lets be in
- * flight per key, so no item waits holding a loaded file (media sends read
- * their file when their call starts).
- */
+/** Items whose calls run at once: as many as the transport lets be in flight per key, so no item waits holding a loaded file. */
 const PARALLEL_ITEMS = MAX_CONCURRENT_REQUESTS;
 
 type ItemError = NodeApiError | NodeOperationError;
 
-/**
- * Every error leaves the node as a NodeApiError or NodeOperationError naming
- * its item; as a tool, worded for the model that called it.
- */
+/** Every error leaves the node as a NodeApiError or NodeOperationError naming its item; as a tool, worded for the model. */
 function itemError(
 	context: IExecuteFunctions,
 	error: unknown,
@@ -62,12 +55,7 @@ function runContext(context: IExecuteFunctions): RunContext {
 	};
 }
 
-/**
- * Runs the selected operation for every input item in two phases: first every
- * item is read and checked (no request), so an invalid item stops the node
- * before anything is sent; then the calls run in parallel. Without Continue On
- * Fail, the first failure stops new calls and is raised for its item.
- */
+/** Runs the operation for every item in two phases: every item is read and checked first (no request), then the calls run in parallel. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;

@@ -11,19 +11,10 @@ export interface RunContext {
 /** Performs an item's operation; its result becomes one output item per record. */
 export type OperationCall = () => Promise<IDataObject | IDataObject[]>;
 
-/**
- * Reads and checks an item's parameters, making no request, and returns the
- * call that performs the operation. The split lets the router check every
- * item before the first request and then run the calls in parallel.
- */
+/** Reads and checks an item's parameters (no request) and returns the call, so the router checks every item before the first request. */
 export type OperationExecute = (this: IExecuteFunctions, itemIndex: number, run: RunContext) => Promise<OperationCall>;
 
-/**
- * Runs once after every item's call has settled, also after a failure; may
- * make requests. Resolves to new calls for the items whose results change
- * (Contact > Create or Update merges what two workflows created at the same
- * moment); the router runs them as it ran the first ones.
- */
+/** Runs once after every item's call settled, failures included; may make requests, and resolves to new calls for the items whose results change. */
 export type OperationAfterItems = (this: IExecuteFunctions, run: RunContext) => Promise<Map<number, OperationCall>>;
 
 export interface OperationModule {

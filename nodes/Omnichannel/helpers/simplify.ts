@@ -4,14 +4,7 @@ import { SIMPLIFIED_FIELDS, pickFields, simplifyDescription } from '../../shared
 import type { SimplifiedRecord } from '../../shared/simplifiedRecords';
 import type { OperationCall } from './operation';
 
-/**
- * The Simplify parameter of an operation that outputs `record`s, twice: for
- * workflows it is off by default (version 1 of the node already ships with
- * full records, and n8n applies a parameter's default to saved workflows that
- * never set it); when the node is used as an AI tool (n8n's `@tool` display
- * condition) it is on by default, since a model pays for every token of a
- * tool's result. n8n shows one or the other, never both.
- */
+/** Simplify, twice: off by default in workflows (version 1 shipped full records), on for an AI tool (`@tool`), whose model pays per token. */
 export function simplifyProperty(record: SimplifiedRecord): INodeProperties[] {
 	const description = simplifyDescription(record);
 	return [
@@ -34,17 +27,10 @@ export function simplifyProperty(record: SimplifiedRecord): INodeProperties[] {
 	];
 }
 
-/**
- * What Contact > Create or Update reports beside the contact (action and
- * changed fields). Simplify keeps it: it is the operation's answer, not a
- * field of the record.
- */
+/** What Create or Update reports beside the contact: Simplify keeps it, as the operation's answer, not a field of the record. */
 export const UPSERT_FIELD = '_upsert';
 
-/**
- * The item's call, with its records reduced to the simplified fields when the
- * item's Simplify is on. Operations without Simplify read it as off.
- */
+/** The item's call, its records reduced to the simplified fields when the item's Simplify is on (off for operations without it). */
 export function applySimplify(
 	context: IExecuteFunctions,
 	itemIndex: number,

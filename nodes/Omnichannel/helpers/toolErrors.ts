@@ -8,12 +8,7 @@ import type { InvalidItem } from './validation';
 
 type ItemError = NodeApiError | NodeOperationError;
 
-/**
- * Parameters an API body field (or the word in the API's reason) comes from,
- * most specific first. The API's texts are not a contract
- * (docs/api-assumptions.md, "Authentication, scopes and rate limits"), so this
- * only sharpens the hint; without a match the message lists every argument.
- */
+/** Parameters an API body field or word comes from, most specific first; the API's texts are no contract (docs/api-assumptions.md, "Authentication, scopes and rate limits"), so this only sharpens the hint. */
 const API_FIELDS: Array<[RegExp, string[]]> = [
 	[/\breply_to_message_id\b/, ['options.replyToMessageId']],
 	[/\bfrom_user_id\b/, ['options.fromUserId']],
@@ -105,12 +100,7 @@ function failedCallText(tool: ToolParameters, arguments_: string[], call: Failed
 	return undefined;
 }
 
-/**
- * The error of an item, worded for the model that called the node as a tool:
- * it names the tool's argument ($fromAI key) to change and what it accepts,
- * and says when no argument can help. The editor's wording ("[item 0]",
- * display names, "Check the node's parameters") stays for workflows.
- */
+/** The error of an item worded for the model that called the tool: the argument to change and what it accepts, or that none can help. */
 export function toolModeError(tool: ToolParameters, nodeName: string, error: ItemError): ItemError {
 	const item = invalidItems.get(error);
 	if (item) {

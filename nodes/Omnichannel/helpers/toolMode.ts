@@ -1,11 +1,6 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-/**
- * Whether the node runs as a tool (of n8n's AI Agent or MCP Server Trigger).
- * n8n wraps a node that is `usableAsTool` in a copy whose type name ends in
- * `Tool` (`n8n-nodes-omnichannel.omnichannelTool`) and recognises tools the
- * same way (`isToolType` and the `@tool` display option in n8n-workflow).
- */
+/** Whether the node runs as a tool: n8n wraps a `usableAsTool` node in a copy whose type name ends in `Tool`, and recognises tools the same way. */
 export function isToolNode(node: INode): boolean {
 	const name = node.type.split('.').pop() ?? '';
 	return name.endsWith('Tool');
@@ -55,10 +50,7 @@ function shownFor(property: INodeProperties, resource: string, operation: string
 	return (!resources || resources.includes(resource)) && (!operations || operations.includes(operation));
 }
 
-/**
- * Finds the parameters of the current operation by display name (top level and
- * inside collections such as Options or Filters), and the $fromAI key of each.
- */
+/** Finds the current operation's parameters by display name (top level and in collections), and the $fromAI key of each. */
 export class ToolParameters {
 	private readonly byLabel = new Map<string, ToolParameter>();
 
@@ -99,10 +91,7 @@ export class ToolParameters {
 		return undefined;
 	}
 
-	/**
-	 * A text written for the editor, with each quoted display name ('Primary
-	 * Contact') replaced by the argument that fills it ('primaryContactId').
-	 */
+	/** An editor text with each quoted display name ('Primary Contact') replaced by the argument that fills it ('primaryContactId'). */
 	rewrite(text: string): string {
 		return text.replace(/'([^']+)'/g, (quoted, label: string) => {
 			const argument = this.byLabel.get(label)?.argument;

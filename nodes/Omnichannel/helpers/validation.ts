@@ -14,12 +14,7 @@ export interface InvalidItem {
 /** The details of each error ItemValidator threw, kept out of the error itself (which n8n serializes). */
 export const invalidItems = new WeakMap<Error, InvalidItem>();
 
-/**
- * Checks that run before any request, so a bad item costs nothing. A failure
- * names the field (by its display name, in single quotes) and the item, and
- * its description says how to fix it: a person and an AI agent using the
- * node as a tool both read "what is wrong" and "what to do".
- */
+/** Checks before any request, so a bad item costs nothing: a failure names the field and the item, and says how to fix it, for a person and a model alike. */
 export class ItemValidator {
 	constructor(
 		private readonly node: INode,
@@ -35,10 +30,7 @@ export class ItemValidator {
 		throw error;
 	}
 
-	/**
-	 * Lengths are counted in Unicode code points, as the API does
-	 * (docs/api-assumptions.md, "Messages").
-	 */
+	/** Lengths in Unicode code points, as the API counts (docs/api-assumptions.md, "Messages"). */
 	text(field: string, value: unknown, min: number, max: number): string {
 		const fix = `Enter ${lengthRange(min, max)}.`;
 		const range = lengthRange(min, max);

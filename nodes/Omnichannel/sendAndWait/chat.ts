@@ -25,12 +25,7 @@ import { simplifyRecord } from '../../shared/simplifiedRecords';
 import { apiRequest } from '../../shared/transport';
 import type { PendingJson, ResponseRequest } from './request';
 
-/**
- * Replies reach a waiting execution through the Omnichannel Trigger that
- * started the workflow (shared/chatWait), so it must be upstream, enabled,
- * subscribed to new messages and, for replies to arrive, published. Checked
- * before anything is sent.
- */
+/** Replies reach the wait through the Omnichannel Trigger that started the workflow (shared/chatWait): checked before anything is sent. */
 export function checkChatRoute(context: IExecuteFunctions, itemIndex: number): void {
 	const fail = (message: string, description: string) => {
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
@@ -56,11 +51,7 @@ export function checkChatRoute(context: IExecuteFunctions, itemIndex: number): v
 	}
 }
 
-/**
- * The client_request_id of the question: the sealed wait. It replaces the
- * default key and is as stable: the same wait of the same execution gives the
- * same carrier, so a retried send is still sent once.
- */
+/** The question's client_request_id: the sealed wait, as stable as the default key, so a retried send is still sent once. */
 export async function carrierFor(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -98,12 +89,7 @@ export async function carrierFor(
 /** How long the asking node keeps trying to end an older wait that is still starting (asked a moment earlier). */
 const SUPERSEDE_BUDGET_MS = 20_000;
 
-/**
- * A newer question ends the older open waits of this workflow in the
- * conversation (shared/chatWait, supersede.ts). Read once the question exists, so
- * of two executions asking at the same moment the newer sees the older. A
- * wait it cannot end is logged; the question stands either way.
- */
+/** A newer question ends the older open waits of this workflow in the conversation (shared/chatWait, supersede.ts); read once the question exists. */
 export async function endOlderWaits(context: IExecuteFunctions, itemIndex: number, question: IDataObject): Promise<void> {
 	try {
 		const key = await credentialChatWaitKey(context);
@@ -137,13 +123,7 @@ export type RelayTake =
 const refused = (why: 'notThisWait' | 'otherQuestion' | 'noReplies'): RelayTake => ({ resume: false, answer: { answer: 'refused', why } });
 const kept = (why: 'reminded' | 'noRemindersLeft'): RelayTake => ({ resume: false, answer: { answer: 'kept', why } });
 
-/**
- * A reply relayed by the trigger. The trigger checked that the replies
- * follow this wait's question and come from its party; the last one is the
- * reply that was delivered. A free reply answers with the first. An approval
- * answers with the first reply that is one of the words; a reply that is
- * neither gets a reminder, at most `reprompts` times, and never decides.
- */
+/** A reply relayed by the trigger: a free reply answers with the first, an approval with the first that is one of the words; others get at most `reprompts` reminders. */
 export async function takeRelay(context: IWebhookFunctions, pending: PendingJson): Promise<RelayTake> {
 	const { request } = pending;
 	const raw = (context.getRequestObject() as { rawBody?: Buffer }).rawBody;

@@ -17,11 +17,7 @@ export function paragraphs(value: string): string {
 		.join('\n');
 }
 
-/**
- * One stylesheet for every page: readable on a 320 px phone and a wide
- * desktop, 16 px inputs (smaller ones make phones zoom in), 44 px tap targets,
- * light and dark schemes. No scripts, fonts or images: nothing is loaded.
- */
+/** One stylesheet for every page, from a phone to a desktop, light and dark; no scripts, fonts or images. */
 const STYLE = `
 :root { color-scheme: light dark; --bg: #f4f5f7; --card: #fff; --text: #1d2330; --muted: #5b6474; --line: #d5d9e0;
   --accent: #2456d6; --accent-text: #fff; --danger: #b42318; --ok: #137333; }

@@ -15,11 +15,7 @@ const UNIT_MS: Record<string, number> = {
 /** Longest interval accepted, so the date stays well before WAIT_INDEFINITELY. */
 const MAX_INTERVAL_MS = 365 * UNIT_MS.days * 100;
 
-/**
- * When the wait ends without an answer, from the Limit Wait Time option
- * (`{ values: { limitType, resumeAmount, resumeUnit, maxDateAndTime } }`);
- * undefined when the wait has no limit. Checked before anything is sent.
- */
+/** When the wait ends without an answer, from the Limit Wait Time option; undefined without a limit. Checked before anything is sent. */
 export function readWaitLimit(validator: ItemValidator, option: unknown, now: Date): Date | undefined {
 	const values = (option as IDataObject | undefined)?.values as IDataObject | undefined;
 	if (!values) return undefined;

@@ -28,13 +28,7 @@ export function chatInstruction(request: ResponseRequest): string | undefined {
 		: `Reply ${chat.approveWord} to approve.`;
 }
 
-/**
- * The text sent: the question, a blank line, one line per link, then the
- * words that count when the approval can be answered in the chat. The API
- * sends plain text on every channel (no buttons or markup), so each link is a
- * bare URL after its label, which chat apps and mail clients turn into a
- * tappable link; a line of its own keeps it from running into the text.
- */
+/** The text sent: the question, a blank line, a line per link (a bare URL, as the API sends plain text), then the words that count. */
 export function messageText(question: string, links: ResponseLink[], instruction?: string): string {
 	const lines = links.map((link) => `${link.label}: ${link.url}`);
 	if (instruction) lines.push(instruction);

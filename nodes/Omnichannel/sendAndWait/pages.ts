@@ -11,11 +11,7 @@ function question(request: ResponseRequest): string {
 	return `<div class="question">${paragraphs(request.question)}</div>`;
 }
 
-/**
- * A form that posts to the page's own address (with its signature), which is
- * the link itself. Multipart, as n8n's own forms post: n8n 2.41 refuses any
- * other body for a custom form before the node sees it.
- */
+/** A form that posts to the link itself, multipart as n8n's own forms post: n8n refuses any other body for a custom form. */
 function form(inner: string, buttons: string): string {
 	return `<form method="post" enctype="multipart/form-data" accept-charset="utf-8">\n${inner}\n<div class="actions">${buttons}</div>\n</form>`;
 }
@@ -57,11 +53,7 @@ function fieldInput(field: FormField, index: number, value: string, error: strin
 	return `<label for="${name}">${escapeHtml(field.label)}${optional}</label>\n${control}${errorText(name, error)}`;
 }
 
-/**
- * The page of one approval link: the question and one button that confirms
- * the choice. Opening the link records nothing, so a link preview (chat apps
- * fetch links to show a preview) cannot answer for the person.
- */
+/** The page of one approval link: a button confirms the choice, so a link preview cannot answer for the person. */
 export function approvalPage(request: ResponseRequest, approved: boolean): string {
 	const label = approved ? request.approveLabel : (request.declineLabel ?? 'Decline');
 	return renderPage({
@@ -102,11 +94,7 @@ export function answeredPage(): string {
 	});
 }
 
-/**
- * For an answer n8n did not continue the execution with: most often another
- * answer was used a moment earlier, but n8n gives the node no way to tell
- * that from a failure of its own, so the page names both.
- */
+/** For an answer n8n did not continue the execution with: another answer was used, or a failure; n8n cannot tell them apart, so the page names both. */
 export function notRecordedPage(): string {
 	return renderPage({
 		title: 'Your answer was not recorded',

@@ -28,11 +28,7 @@ export interface FormField {
 	options?: string[];
 }
 
-/**
- * Everything the pages need, fixed when the message is sent: a page opened
- * later shows what the person was asked, whatever expressions would say by
- * then. It travels with the waiting execution (see `pendingItem`).
- */
+/** Everything the pages need, fixed when the message is sent, so a page opened later shows what the person was asked. */
 export interface ResponseRequest {
 	/** Ties the links to this one wait: a link of an earlier wait of the same node is refused. */
 	waitId: string;
@@ -74,12 +70,7 @@ export function answerOutput(pending: PendingJson, data: IDataObject, respondedA
 	return output;
 }
 
-/**
- * The item that replaces the node's input while it waits. n8n resumes a
- * waiting node whose time limit passed by passing its input through
- * (the node is disabled for that step), so this item is the node's output
- * when nobody answered in time. A webhook call reads it back as `$json`.
- */
+/** The item that replaces the node's input while it waits: n8n passes it on as the output when the limit passes, and a webhook call reads it back. */
 export interface PendingJson extends IDataObject {
 	timedOut: true;
 	data: IDataObject;

@@ -18,12 +18,7 @@ import { answerOutput, asPending } from './request';
 import type { PendingJson } from './request';
 import { readSubmission } from './submission';
 
-/**
- * The webhooks n8n serves for a waiting execution of this node, at
- * /webhook-waiting/{executionId}/{nodeId}. Because the node's operation is
- * `sendAndWait`, n8n checks the link's HMAC signature before calling
- * `webhook()`, so only links the node made reach it.
- */
+/** The webhooks n8n serves for a waiting execution of this node; as the operation is `sendAndWait`, n8n checks the link's signature first. */
 export const sendAndWaitWebhooks = (['GET', 'POST'] as const).map((httpMethod) => ({
 	name: 'default' as const,
 	httpMethod,
@@ -34,11 +29,7 @@ export const sendAndWaitWebhooks = (['GET', 'POST'] as const).map((httpMethod) =
 	isFullPath: true,
 }));
 
-/**
- * Pages are private answers: never cached, indexed or given a referrer (the
- * link is the key). These suit any body, so they can be set before n8n knows
- * what it will send.
- */
+/** Pages are private answers (the link is the key): never cached, indexed or given a referrer; they suit any body, so they are set before n8n knows what it sends. */
 const PRIVATE_HEADERS: Record<string, string> = {
 	'Cache-Control': 'no-store',
 	'Referrer-Policy': 'no-referrer',
@@ -67,15 +58,7 @@ function reply(context: IWebhookFunctions, status: number, html: string): IWebho
 	return { noWebhookResponse: true };
 }
 
-/**
- * When n8n cannot continue the execution with this answer, it answers the
- * request after webhook() returned, with a JSON error through `res.json`
- * (500 when another answer continued it a moment earlier; n8n does not tell
- * that apart from other failures). The person gets a page instead, which says
- * that their answer was not recorded and gives both reasons. The page of an
- * answer that was used goes out as a string (`res.send`), never through
- * `res.json`, and with a success status; only error statuses are replaced.
- */
+/** When n8n cannot continue the execution with this answer, it sends a JSON error after webhook() returned: the person gets a "not recorded" page instead. */
 function answerFailureWithPage(res: Response): void {
 	const json = res.json.bind(res);
 	res.json = ((body: unknown) => {
@@ -85,15 +68,7 @@ function answerFailureWithPage(res: Response): void {
 	}) as Response['json'];
 }
 
-/**
- * Continues the execution with the answer. The "recorded" page is returned,
- * not written: n8n sends it only after it has set the execution from waiting
- * to running, which succeeds for one answer only, so of answers sent at the
- * same moment only the one that was used is told it was recorded. Express
- * labels the string text/html; a Content-Type set here would also label
- * n8n's JSON error if this answer lost. n8n replaces the page's CSP with its
- * own sandbox policy.
- */
+/** Continues the execution with the answer; the "recorded" page is returned, not written, so only the answer n8n used is told it was recorded. */
 function resume(context: IWebhookFunctions, pending: PendingJson, data: IDataObject, summary?: string): IWebhookResponseData {
 	const res = context.getResponseObject();
 	for (const [name, value] of Object.entries(PRIVATE_HEADERS)) res.setHeader(name, value);
@@ -101,11 +76,7 @@ function resume(context: IWebhookFunctions, pending: PendingJson, data: IDataObj
 	return { webhookResponse: recordedPage(summary), workflowData: [[{ json: answerOutput(pending, data, new Date()) }]] };
 }
 
-/**
- * A relay (shared/chatWait, relay.ts): its typed answer. `resumed`
- * comes only with the resume, which n8n sends after it has resumed the
- * execution, so a relay that lost to another answer never hears it.
- */
+/** A relay's typed answer (shared/chatWait, relay.ts); `resumed` comes only with the resume, so a relay that lost to another answer never hears it. */
 async function answerRelay(context: IWebhookFunctions, pending: PendingJson): Promise<IWebhookResponseData> {
 	const take = await takeRelay(context, pending);
 	if (!take.resume) {
@@ -122,11 +93,7 @@ function single(value: unknown): unknown {
 	return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * Serves the links of a waiting Send and Wait: a GET shows the page and
- * leaves the execution waiting; a valid POST answers and resumes it.
- * Never throws: an error here would resume the execution with that error.
- */
+/** Serves the links of a waiting Send and Wait: a GET shows the page, a valid POST answers and resumes; never throws, as an error would resume the execution. */
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
 		// The waiting node's input is the pending item the node left (see pendingJson).

@@ -32,8 +32,7 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 		...contactBody(validator, collection(this, itemIndex, 'additionalFields')),
 		name: checkName(validator, this.getNodeParameter('name', itemIndex, '')),
 	};
-	// Not retried after a dropped connection: a create has no idempotency key,
-	// so repeating it could create the contact twice (see the transport).
+	// Not retried after a dropped connection: with no idempotency key, a repeat could create the contact twice (see the transport).
 	return async () =>
 		(await apiRequest.call(this, 'POST', '/contacts', { body, itemIndex, ...run.throttle })) as IDataObject;
 };

@@ -152,10 +152,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/**
- * Reads and checks the row (no request); the call then waits for the earlier
- * rows of its person, finds the contact and writes (upsert/writes.ts).
- */
+/** Reads and checks the row (no request); the call waits for its person's earlier rows, then finds the contact and writes (upsert/writes.ts). */
 export const execute: OperationExecute = async function (itemIndex, run) {
 	const validator = new ItemValidator(this.getNode(), itemIndex);
 	const row = readRow(this, validator);

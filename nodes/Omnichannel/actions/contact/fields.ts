@@ -3,16 +3,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { LEAD_STATUSES, leadStatusOptions } from '../../../shared/leadStatuses';
 import type { ItemValidator } from '../../helpers/validation';
 
-/**
- * A create or update may also carry the empty string: no lead status
- * (docs/api-assumptions.md, "Contacts").
- */
+/** The empty string is no lead status (docs/api-assumptions.md, "Contacts"). */
 const LEAD_STATUS_VALUES: readonly string[] = ['', ...LEAD_STATUSES];
 
-/**
- * The API's limit on a name, in characters (code points;
- * docs/api-assumptions.md, "Contacts").
- */
+/** The API's limit on a name, in code points (docs/api-assumptions.md, "Contacts"). */
 export const MAX_NAME_LENGTH = 200;
 
 interface ContactField {
@@ -67,10 +61,7 @@ export const nameProperty: INodeProperties = {
 	description: `Full name, 1 to ${MAX_NAME_LENGTH} characters`,
 };
 
-/**
- * The optional contact fields as collection options; `withName` adds Name,
- * for updates (where it is optional in n8n, see contact/update).
- */
+/** The optional contact fields as collection options; `withName` adds Name, optional on update. */
 export function contactFieldOptions(withName: boolean): INodeProperties[] {
 	const fields: INodeProperties[] = FIELDS.map((field) => ({
 		displayName: field.displayName,
@@ -92,20 +83,13 @@ export function contactFieldOptions(withName: boolean): INodeProperties[] {
 	return fields.sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
-/**
- * Name: 1..200 characters once trimmed (docs/api-assumptions.md, "Contacts");
- * sent trimmed.
- */
+/** Name: 1 to 200 characters once trimmed, sent trimmed (docs/api-assumptions.md, "Contacts"). */
 export function checkName(validator: ItemValidator, value: unknown): string {
 	const name = typeof value === 'string' ? value.trim() : value;
 	return validator.text('Name', name, 1, MAX_NAME_LENGTH);
 }
 
-/**
- * The API body for the fields the user set, and only those: on update an absent
- * field stays unchanged and an empty one is cleared
- * (docs/api-assumptions.md, "Contacts").
- */
+/** The body of the fields set, and only those: on update an absent field stays as it is and an empty one is cleared (docs/api-assumptions.md, "Contacts"). */
 export function contactBody(validator: ItemValidator, values: IDataObject): IDataObject {
 	const body: IDataObject = {};
 	for (const field of FIELDS) {

@@ -38,9 +38,7 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 			...request,
 			body: { primary_id: primaryId, secondary_id: secondaryId },
 		})) as IDataObject;
-		// A merge returns the merged contact
-		// (docs/api-assumptions.md, "Contacts"); an answer without it is
-		// followed by a read.
+		// A merge returns the merged contact (docs/api-assumptions.md, "Contacts"); an answer without it is followed by a read.
 		const merged = response.contact as IDataObject | undefined;
 		return (
 			merged ??

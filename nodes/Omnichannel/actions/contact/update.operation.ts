@@ -38,8 +38,7 @@ export const execute: OperationExecute = async function (itemIndex, run) {
 	const path = `/contacts/${encodeURIComponent(contactId)}`;
 	const request = { itemIndex, ...run.throttle };
 	return async () => {
-		// The API requires a name on every update
-		// (docs/api-assumptions.md, "Contacts"); keep the current one.
+		// The API requires a name on every update (docs/api-assumptions.md, "Contacts"): keep the current one.
 		if (body.name === undefined) {
 			const current = (await apiRequest.call(this, 'GET', path, request)) as IDataObject;
 			body.name = current.name;

@@ -1,11 +1,4 @@
-/**
- * Conversation > Hand Over to a Person: the bot hands the conversation to
- * the team. It sends the message to the customer and the note for the team
- * (as System), both marked as one hand-over (shared/handOverToPerson), so the
- * Omnichannel Trigger's Step Aside for a Person keeps the bot quiet until a
- * person has answered, or until the hand-over's limit. Nothing is stored in
- * n8n: the hand-over is the conversation's own fact.
- */
+/** Hand Over to a Person: sends the customer's message and the team's note marked as one hand-over (shared/handOverToPerson), which Step Aside for a Person reads; nothing is stored in n8n. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -136,12 +129,7 @@ function planOf(context: IExecuteFunctions, itemIndex: number): HandOverPlan {
 	return plan;
 }
 
-/**
- * The hand-over's episode (shared/handOverToPerson/marker.ts) from the
- * conversation as this execution's trigger read it (no request), or from one
- * read when the trigger did not read it (a workflow without Step Aside, a
- * Retry in another process, an MCP client).
- */
+/** The hand-over's episode from the conversation this execution's trigger read (no request), or from one read when the trigger did not read it. */
 async function episodeFor(context: IExecuteFunctions, plan: HandOverPlan, itemIndex: number): Promise<string> {
 	const latest = await readRecentMessages(context, plan.conversationId, { itemIndex, keepForExecution: true });
 	const ended = expiredByOwnLimit(latest);

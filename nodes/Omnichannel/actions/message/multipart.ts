@@ -16,10 +16,7 @@ function quoted(value: string): string {
 	return `"${value.replace(/[\r\n]/g, ' ').replace(/"/g, '%22')}"`;
 }
 
-/**
- * A multipart/form-data body as one Buffer. A Buffer (unlike a stream or a
- * FormData object) can be sent again unchanged when the transport retries.
- */
+/** A multipart/form-data body as one Buffer, which (unlike a stream or FormData) can be sent again unchanged when the transport retries. */
 export function buildMultipart(fields: Record<string, string | undefined>, file: MultipartFile): MultipartBody {
 	const boundary = `----n8nOmnichannel${randomBytes(12).toString('hex')}`;
 	const chunks: Buffer[] = [];

@@ -20,11 +20,7 @@ export interface SendFields {
 	from_user_id?: string;
 }
 
-/**
- * Reads the conversation and the send options of an item. Send As System wins
- * over From User ID (docs/api-assumptions.md, "Messages"), so From User ID is
- * not even sent then.
- */
+/** Reads the conversation and the send options of an item; Send As System wins over From User ID, which is then not sent (docs/api-assumptions.md, "Messages"). */
 export function readSendFields(
 	context: IExecuteFunctions,
 	validator: ItemValidator,
@@ -49,11 +45,7 @@ export function readSendFields(
 	return { fields, options };
 }
 
-/**
- * The call of a send: retried freely, since the client_request_id makes a
- * repeat return the original message (docs/api-assumptions.md, "Messages").
- * Outputs the Message.
- */
+/** The call of a send, retried freely: the client_request_id makes a repeat return the original message (docs/api-assumptions.md, "Messages"). */
 export function sendCall(
 	context: IExecuteFunctions,
 	itemIndex: number,

@@ -43,10 +43,7 @@ function waitIdOf(context: IExecuteFunctions, runIndex: number, itemIndex: numbe
 	return createHash('sha256').update(source).digest('hex').slice(0, 24);
 }
 
-/**
- * Leaves the pending item as the waiting node's input: n8n passes it on
- * when the wait limit ends the wait, and a webhook call reads it back.
- */
+/** Leaves the pending item as the waiting node's input: n8n passes it on when the limit ends the wait, and a webhook call reads it back. */
 function leavePendingItem(context: IExecuteFunctions, json: IDataObject, itemIndex: number): void {
 	const main = context.getExecuteData().data.main;
 	main[0] = [{ json, pairedItem: { item: itemIndex } }];

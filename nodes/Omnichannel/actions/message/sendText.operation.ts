@@ -8,10 +8,7 @@ import { ItemValidator } from '../../helpers/validation';
 import { sendOptionsCollection } from '../../helpers/descriptions';
 import type { OperationExecute } from '../../helpers/operation';
 
-/**
- * The API's limit on a text, in code points
- * (docs/api-assumptions.md, "Messages").
- */
+/** The API's limit on a text, in code points (docs/api-assumptions.md, "Messages"). */
 const MAX_TEXT_LENGTH = 4000;
 
 const properties: INodeProperties[] = [

@@ -4,12 +4,7 @@ import { phoneKey } from './phoneNumbers';
 
 export { phoneKey, phoneSearchText } from './phoneNumbers';
 
-/**
- * The rules that decide whether a contact of the API is the person of a row
- * (Contact > Create or Update). The API's search narrows the contacts down
- * (docs/api-assumptions.md, "Contact search"); these rules then compare
- * exactly.
- */
+/** Whether a contact is the person of a row: the API's search narrows down (docs/api-assumptions.md, "Contact search"), these rules compare exactly. */
 
 export type MatchBy = 'email' | 'phone' | 'emailThenPhone';
 
@@ -18,10 +13,7 @@ export const MATCH_BY: readonly MatchBy[] = ['email', 'phone', 'emailThenPhone']
 /** An email address as compared: trimmed, lower-cased. */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
-/**
- * Something@something.something with no spaces: enough to catch a column
- * mapped by mistake (a name, a phone) without refusing real addresses.
- */
+/** Something@something.something: catches a column mapped by mistake without refusing real addresses. */
 export const looksLikeEmail = (email: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim());
 
 /** The values a row is matched by, already compared forms. */
@@ -42,13 +34,7 @@ export function keyNames(keys: RowKeys): string[] {
 export const sameEmail = (email: string) => (contact: IDataObject) =>
 	typeof contact.email === 'string' && contact.email.trim() !== '' && emailKey(contact.email) === email;
 
-/**
- * Contacts whose phone is the row's under phoneKey. With `rowEmail` (Email
- * Then Phone, no contact had the email), a contact holding another email is
- * another person who shares the number (a switchboard) and is left; one that
- * holds the row's own email got it from another writer after the row's email
- * search, and is the row's person.
- */
+/** Contacts whose phone is the row's; with `rowEmail`, one holding another email is another person sharing the number (a switchboard). */
 export const samePhone = (phone: string, defaultCountryCode: string, rowEmail?: string) => (contact: IDataObject) =>
 	typeof contact.phone === 'string' &&
 	phoneKey(contact.phone, defaultCountryCode) === phone &&
@@ -56,12 +42,7 @@ export const samePhone = (phone: string, defaultCountryCode: string, rowEmail?: 
 
 const timeOf = (value: unknown): number => Date.parse(String(value ?? '')) || 0;
 
-/**
- * The most recently updated first; ties by id, so the choice never varies.
- * `writtenAt` ranks the contacts this run wrote (newest write first) before
- * the others: the API would give them the newest updated_at, which a run that
- * read its contacts first does not know.
- */
+/** Most recently updated first, ties by id; the run's own writes (`writtenAt`) first, as the API would date them newest. */
 export function newestFirst(contacts: IDataObject[], writtenAt: (contact: IDataObject) => number = () => 0): IDataObject[] {
 	return [...contacts].sort(
 		(a, b) => writtenAt(b) - writtenAt(a) || timeOf(b.updated_at) - timeOf(a.updated_at) || String(b.id).localeCompare(String(a.id)),
@@ -74,11 +55,7 @@ export function oldestFirst(contacts: IDataObject[]): IDataObject[] {
 	return [...contacts].sort((a, b) => timeOf(a.created_at) - timeOf(b.created_at) || byId(a, b));
 }
 
-/**
- * The fields of `body` whose value differs from the contact's. An email or
- * phone that is the same under the match rules (case, spaces, `+49` or `0`)
- * is no change: the stored writing stays.
- */
+/** The fields of `body` that differ from the contact's; an email or phone equal under the match rules is no change. */
 export function changedFields(contact: IDataObject, body: IDataObject, defaultCountryCode: string): string[] {
 	return Object.keys(body).filter((field) => {
 		const wanted = String(body[field]);

@@ -25,14 +25,7 @@ const emailOf = (contact: IDataObject): string | undefined =>
 const phoneOf = (contact: IDataObject, defaultCountryCode: string): string | undefined =>
 	typeof contact.phone === 'string' ? phoneKey(contact.phone, defaultCountryCode) : undefined;
 
-/**
- * Contacts indexed by the compared forms of their email and phone: the
- * workspace's contacts, read once by a run (Find Contacts By > Read All
- * Contacts First) and kept up to date with what the run writes, so that a
- * row finds what an earlier row of the same person created or changed; and
- * the contacts created while a run ran (settle.ts). The phone index is built
- * per default country calling code, the first time a row asks with it.
- */
+/** Contacts indexed by the compared email and phone, kept up to date with the run's writes, so a row finds what an earlier row created or changed. */
 export class ContactDirectory {
 	private readonly byId = new Map<string, IDataObject>();
 

@@ -10,22 +10,13 @@ export interface Matches {
 	by: 'email' | 'phone';
 }
 
-/**
- * Where a row's candidates come from: the API's search (a superset, docs/api-assumptions.md,
- * "Contact search"), the contacts the run read first, or the contacts created
- * since a run began. The rules below then compare exactly, whatever the source,
- * so every strategy gives a row the same contacts.
- */
+/** Where a row's candidates come from (the API's search, a superset: docs/api-assumptions.md, "Contact search"); the rules then compare exactly, whatever the source. */
 export interface ContactSource {
 	withEmail(email: string): Promise<IDataObject[]>;
 	withPhone(phone: string): Promise<IDataObject[]>;
 }
 
-/**
- * The row's person: the contacts with its email; when there are none (or the
- * row matches by phone), those with its phone, leaving out, with Email Then
- * Phone, contacts holding another email (a shared switchboard number).
- */
+/** The row's person: the contacts with its email, else with its phone (with Email Then Phone, not those holding another email). */
 export async function findPerson(row: Row, source: ContactSource): Promise<Matches> {
 	const { email, phone } = row.keys;
 	if (email !== undefined) {
@@ -37,10 +28,7 @@ export async function findPerson(row: Row, source: ContactSource): Promise<Match
 	return { contacts, by: 'phone' };
 }
 
-/**
- * The contact a row updates when several are its person: the most recently
- * updated, or, with If Several Match > Fail the Item, an error listing them.
- */
+/** The contact a row updates when several match: the most recently updated, or an error with If Several Match > Fail the Item. */
 export function pickContact(node: INode, row: Row, matches: Matches, writtenAt?: (contact: IDataObject) => number): IDataObject {
 	const sorted = newestFirst(matches.contacts, writtenAt);
 	if (sorted.length > 1 && row.ifSeveralMatch === 'fail') {

@@ -4,23 +4,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { acquireLock, LOCK_TIMING } from '../../../../shared/databaseLock';
 import type { HeldLock, LockHelpers, LockLog, LockPlace, LockTiming } from '../../../../shared/databaseLock';
 
-/**
- * "Once per person" for Contact > Create or Update. The API has no upsert and
- * no idempotency key for contacts (docs/api-assumptions.md, "Contacts"), so
- * two runs that both search, find nothing and create would make the person
- * twice. A row therefore searches and writes only while it holds:
- * - in this process, a lock per person (each of the row's match keys), so two
- *   executions of the same node never handle one person at once;
- * - across processes (queue mode's workers, a second main), the lock of
- *   shared/databaseLock.ts on the node's own row of n8n's de-duplication
- *   store. n8n offers one atomic step there, creating a row, and one row per
- *   node, so this lock is per node, not per person: a process takes it for
- *   all its rows in flight and gives it back when they are done, or after
- *   holdMs for another process's turn. The API's rate limit is per key, so
- *   two processes taking turns lose little against two sending at once.
- * Searching under the lock costs no request: a row that searched before
- * would have to search again under it before creating.
- */
+/** "Once per person": the API has no contact upsert (docs/api-assumptions.md, "Contacts"), so a row searches and writes under a lock per person in this process and per node across processes. */
 
 /** The node's own row: no other node writes it, and the trigger's workflow row is apart. */
 const CREATE_LOCK: LockPlace = {
@@ -133,11 +117,7 @@ class NodeGate {
 		}
 	}
 
-	/**
-	 * Leaves; the last task out gives the lock back (an `n8n execute` process
-	 * may end right after), pausing when tasks of this process wait, so that a
-	 * waiting process gets its turn first.
-	 */
+	/** Leaves; the last task out gives the lock back, pausing when tasks of this process wait so that a waiting process gets its turn. */
 	async leave(): Promise<void> {
 		this.active--;
 		if (this.active > 0) return;
@@ -186,11 +166,7 @@ function lockHelpers(context: IExecuteFunctions): LockHelpers | undefined {
 	return helpers as LockHelpers;
 }
 
-/**
- * Runs `task` (search, then create or update) for a row with these match
- * keys, under the person's lock in this process and the node's lock across
- * processes. `held()` tells the task whether it may still write.
- */
+/** Runs `task` (search, then create or update) under the person's lock here and the node's across processes; `held()` says whether it may still write. */
 export async function whilePersonLocked<T>(
 	context: IExecuteFunctions,
 	itemIndex: number,

@@ -1,13 +1,7 @@
 import type { RowKeys } from './contactMatch';
 import type { Row } from './row';
 
-/**
- * The persons of one run's rows. Rows that share an email or a phone, directly
- * or through another row of the run, are one person: a row without an email
- * (or phone) is matched with the email (or phone) of its person when the other
- * rows give exactly one; two emails on one number are two people (a
- * switchboard), so none is lent then.
- */
+/** Rows that share an email or a phone, directly or through another row, are one person and lend each other the key they lack (none across two emails on one number). */
 export class RunPersons {
 	private readonly rows: Row[] = [];
 

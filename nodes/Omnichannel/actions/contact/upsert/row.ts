@@ -26,11 +26,7 @@ export interface Row {
 	strategy: Strategy;
 }
 
-/**
- * The body without the fields whose value is empty (or only spaces): with
- * Empty Values > Keep Stored Value, an empty cell of a sheet leaves the
- * contact's value as it is instead of clearing it.
- */
+/** Without its empty fields: with Empty Values > Keep Stored Value, an empty cell leaves the contact's value as it is. */
 function withoutEmptyValues(body: IDataObject): IDataObject {
 	return Object.fromEntries(Object.entries(body).filter(([, value]) => String(value).trim() !== ''));
 }

@@ -29,12 +29,7 @@ export interface CreatedContact {
 	outputs: Map<number, IDataObject>;
 }
 
-/**
- * What the rows of one run of Contact > Create or Update share: their place
- * in line per person, the decision to read all contacts first (made once,
- * when the first row runs, from every row's Find Contacts By and the
- * workspace's size) and the contacts they created.
- */
+/** What the rows of one run share: their place in line per person, the decision to read all contacts first (made once) and the contacts they created. */
 export class UpsertRun {
 	readonly created = new Map<string, CreatedContact>();
 
@@ -57,11 +52,7 @@ export class UpsertRun {
 		return { ...row, keys: this.persons.keysOf(row) };
 	}
 
-	/**
-	 * The row's place in line: rows of one person run one after another, in
-	 * row order. Every row's place is taken when the first row starts, after
-	 * every row was read.
-	 */
+	/** The row's place in line: a person's rows run in row order; every place is taken when the first row starts. */
 	placeOf(row: Row): Place {
 		if (!this.places) {
 			const line = new KeyLocks();

@@ -11,33 +11,14 @@ import type { Matches } from './matches';
 import type { CreatedContact, RowRequest, UpsertRun } from './run';
 import { apiSource, nodeError, writeOnto } from './writes';
 
-/**
- * "Once per person" across workflows. The person lock keeps the rows of one
- * node apart (personLock.ts), but n8n gives two workflows no shared row, so
- * two workflows that meet a new person at the same moment both search, find
- * nothing and create. After its rows, a run that created contacts therefore
- * reads the contacts created since its first search before a create
- * (newest first, docs/api-assumptions.md, "Lists and pagination"), and for
- * each person it created that now has several contacts, merges the newer ones
- * into the first created (docs/api-assumptions.md, "Contacts": the primary
- * keeps its non-empty fields) and writes the row onto it again. Every writer
- * that runs this check picks the same contact to keep (oldestFirst), so two
- * runs that both see the pair agree, and the run whose check comes last sees
- * both: once both runs are done, the person has one contact
- * (docs/api-assumptions.md, "The nodes": Create or Update across workflows).
- */
+/** "Once per person" across workflows, which share no lock: a run that created contacts then merges each person's newer contacts into the first created (docs/api-assumptions.md, "The nodes"). */
 
 /** The outcome of the check for one created contact: the contact kept and how it matched the row, or why the check failed. */
 type Settled = { kept: IDataObject; merged: string[]; by: Matches['by'] } | { error: Error };
 
 const timeOf = (contact: IDataObject): number => Date.parse(String(contact.created_at ?? '')) || 0;
 
-/**
- * The moment, in the API's time, before which no search of this run before a
- * create ran: each create's created_at less what that row waited from sending
- * its search to the create's answer (measured here; durations do not depend
- * on the two clocks agreeing).
- */
+/** The API-time moment before which no search of this run ran: each create's created_at less the row's own wait (a duration, so the clocks need not agree). */
 const runStart = (created: CreatedContact[]): number =>
 	Math.min(...created.map((one) => timeOf(one.contact) - (one.answeredAt - one.searchedAt)));
 
@@ -65,12 +46,7 @@ async function exists(context: IExecuteFunctions, id: string, request: RowReques
 	}
 }
 
-/**
- * Merges `secondary` into `primary`. A merge is not retried by the transport
- * (it may have been applied), so a failed one is checked: a secondary that is
- * gone was merged (by this call, or by the other run that saw the pair); a
- * primary that is gone means the person must be looked at again (`false`).
- */
+/** Merges `secondary` into `primary`; a failed merge (not retried: it may have applied) is checked: a gone secondary was merged, a gone primary gives `false`. */
 async function merge(context: IExecuteFunctions, primary: string, secondary: string, request: RowRequest): Promise<IDataObject | false> {
 	const read = async () => (await apiRequest.call(context, 'GET', `/contacts/${encodeURIComponent(primary)}`, request)) as IDataObject;
 	for (let attempt = 1; ; attempt++) {
@@ -87,11 +63,7 @@ async function merge(context: IExecuteFunctions, primary: string, secondary: str
 	}
 }
 
-/**
- * Checks one created contact: when the person has several contacts created
- * since the run began, merges the newer ones into the first created and
- * writes the run's fields onto it. Undefined when there is nothing to do.
- */
+/** Merges the newer contacts of the person into the first created and writes the run's fields onto it; undefined when there is nothing to do. */
 async function settle(context: IExecuteFunctions, created: CreatedContact, window: ContactDirectory, since: number, request: RowRequest): Promise<Settled | undefined> {
 	const { row } = created;
 	const ours = String(created.contact.id);
@@ -137,11 +109,7 @@ async function settle(context: IExecuteFunctions, created: CreatedContact, windo
 	};
 }
 
-/**
- * After every row of the run: the check above for each contact the run
- * created. Resolves to new calls for the rows whose output changes (their
- * contact was merged), or that fail.
- */
+/** After every row, the check above per created contact: new calls for the rows whose output changes (merged) or that fail. */
 export async function settleCreated(context: IExecuteFunctions, state: UpsertRun, throttle: { maxRequestsPerSecond?: number }): Promise<Map<number, OperationCall>> {
 	const calls = new Map<number, OperationCall>();
 	const created = [...state.created.values()].sort((a, b) => a.row.itemIndex - b.row.itemIndex);

@@ -12,16 +12,7 @@ import type { ContactSource, Matches } from './matches';
 import type { Row } from './row';
 import type { RowRequest, UpsertRun } from './run';
 
-/**
- * Whether a create that failed with `status` (NaN: no answer) and whose
- * contact the search then did not find may be sent again. Only the API's own
- * 500 or 503 says it has finished with the request, so the search shows
- * whether it created the contact; after 502 or 504 (a gateway's) or a
- * dropped connection the API may still be creating it, and the item fails
- * instead. Searched and sent under the person's lock, a second send cannot
- * make a second contact of this workflow's (docs/api-assumptions.md,
- * "A failed contact create").
- */
+/** Whether a failed create the search then did not find may be sent again: only after the API's own 500 or 503, which says it is done (docs/api-assumptions.md, "The nodes"). */
 export const createMaySendAgain = (status: number): boolean => status === 500 || status === 503;
 
 /** Comment is stored but never returned (docs/api-assumptions.md, "Contacts"): it cannot be compared. */
@@ -38,12 +29,7 @@ export function apiSource(context: IExecuteFunctions, request: RowRequest): Cont
 	return { withEmail: search, withPhone: async (phone) => await search(phoneSearchText(phone)) };
 }
 
-/**
- * Writes `wanted` onto `contact`: only the fields that differ (an email or
- * phone in another writing of the same value is no change), and Comment only
- * along with a real change. Resolves to the contact as written, the fields
- * changed and the patch sent (undefined when nothing changed).
- */
+/** Writes only the fields that differ (another writing of an email or phone is no change), Comment only along with a real change; `patch` is undefined when nothing changed. */
 export async function writeOnto(
 	context: IExecuteFunctions,
 	request: RowRequest,
@@ -58,9 +44,7 @@ export async function writeOnto(
 	// The API requires a name on every update (docs/api-assumptions.md, "Contacts").
 	patch.name ??= contact.name;
 	await apiRequest.call(context, 'PATCH', `/contacts/${encodeURIComponent(String(contact.id))}`, { ...request, body: patch });
-	// The API answers an update with a bare confirmation, and changes only the
-	// fields sent (docs/api-assumptions.md, "Contacts"): the contact as written,
-	// without the updated_at only the API knows (no extra read).
+	// The API answers an update bare and changes only the fields sent (docs/api-assumptions.md, "Contacts"): the contact as written, no extra read.
 	const written: IDataObject = { ...contact, ...patch };
 	delete written.updated_at;
 	delete written.comment;
@@ -89,12 +73,7 @@ export class RowWriter {
 		this.request = { itemIndex: row.itemIndex, ...throttle };
 	}
 
-	/**
-	 * With the contacts read first, a row that finds its contact there updates
-	 * it (no search); a row that does not, and one whose contact is gone since
-	 * the read, searches the API under the person's lock before it creates, as
-	 * every row does when the run searches each row.
-	 */
+	/** A row found among the contacts read first is updated there; otherwise (or when that contact is gone) it searches under the person's lock before it creates. */
 	async run(): Promise<IDataObject> {
 		const directory = this.row.strategy === 'searchEachRow' ? undefined : await this.state.directory(this.context, this.request);
 		if (directory) {
@@ -155,8 +134,7 @@ export class RowWriter {
 				return created((await apiRequest.call(context, 'POST', '/contacts', { ...this.request, body: row.body })) as IDataObject);
 			} catch (error) {
 				const failure = nodeError(context, error, row.itemIndex);
-				// A create that failed after it may have reached the API (a 5xx, a
-				// dropped connection) is looked for before the item fails.
+				// A create that may have reached the API (a 5xx, a dropped connection) is looked for before the item fails.
 				const status = failure instanceof NodeApiError ? Number(failure.httpCode) : NaN;
 				if (status >= 400 && status < 500) throw failure;
 				const again = await findPerson(row, apiSource(context, this.request));
