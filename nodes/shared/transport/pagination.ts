@@ -10,6 +10,10 @@ import type { ApiRequestOptions, OmnichannelContext } from './types';
  * when it stops, and each reader says so where it lives:
  * - `apiRequestAllItems` (below): Return All and Limit of the action node and
  *   the webhook trigger's webhook list; page 1, then the rest in parallel;
+ * - `readWindow` in window.ts: the records inside a time window (Get Many's
+ *   Created After / Before and Updated Before, the report): a search for the
+ *   window's first page, then pages in order, a few in flight, down to the
+ *   window's start;
  * - `searchPage` in shared/listSearch.ts: one page per scroll of a list in the
  *   editor, which hands the next page number back as its pagination token;
  * - `scanAfter` in OmnichannelPollingTrigger/scan.ts: newest first down to the
