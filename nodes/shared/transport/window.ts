@@ -209,7 +209,8 @@ function pagesSurelyLeft(recent: Array<{ records: number; newest: number; oldest
 	const oldest = recent[recent.length - 1].oldest;
 	if (records < 2 || span <= 0) return 0;
 	const left = ((oldest - afterMs) * (records - 1)) / span;
-	const margin = 3 * Math.sqrt(Math.max(left, 0)) + 0.05 * PER_PAGE_MAX;
+	// Records thin out towards a quiet hour: a fifth of the estimate, and its noise, are kept in reserve.
+	const margin = 0.2 * Math.max(left, 0) + 3 * Math.sqrt(Math.max(left, 0)) + 0.05 * PER_PAGE_MAX;
 	return Math.max(0, Math.floor((left - margin) / PER_PAGE_MAX));
 }
 
