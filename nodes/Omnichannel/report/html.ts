@@ -1,7 +1,9 @@
 /**
  * The report as HTML that e-mail clients render (Include HTML): tables and
  * inline styles only, no scripts, no style sheet, no images; bars are table
- * cells with a background. Made from the output items, so it shows exactly
+ * cells with a background. Widths are given twice, as attributes (older
+ * e-mail clients) and in `style` (n8n's HTML preview sanitizes attributes
+ * other than `style` away). Made from the output items, so it shows exactly
  * their figures. Names from the workspace are escaped.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -30,7 +32,7 @@ function bar(value: number, max: number, color = BAR): string {
 	const width = max > 0 ? Math.round((value / max) * 100) : 0;
 	if (width <= 0) return '';
 	const rest = width >= 100 ? '' : `<td style="font-size:0;line-height:0">&nbsp;</td>`;
-	return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse"><tr><td width="${width}%" style="background:${color};height:10px;font-size:0;line-height:0">&nbsp;</td>${rest}</tr></table>`;
+	return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr><td width="${width}%" style="width:${width}%;background:${color};height:10px;font-size:0;line-height:0">&nbsp;</td>${rest}</tr></table>`;
 }
 
 function tile(value: string, label: string): string {
@@ -46,6 +48,9 @@ interface Row {
 	color?: (item: IDataObject) => string;
 }
 
+/** A value, with its details in small print under it. */
+const detailed = (value: string, details: string) => `${value}<div style="font-size:11px;color:${MUTED};white-space:nowrap">${details}</div>`;
+
 const withinTarget = (item: IDataObject, field: string) => (number(item[field]) <= number(item.targetMinutes) ? GOOD : LATE);
 
 const ROWS: Row[] = [
@@ -57,23 +62,23 @@ const ROWS: Row[] = [
 	{
 		label: 'First response, median',
 		field: 'firstResponseMedianMinutes',
-		text: (item) => `${show(item.firstResponseMedianMinutes, ' min')} <span style="color:${MUTED}">(bot ${show(item.botFirstResponseMedianMinutes, ' min')}, people ${show(item.personFirstResponseMedianMinutes, ' min')})</span>`,
+		text: (item) => detailed(show(item.firstResponseMedianMinutes, ' min'), `bot ${show(item.botFirstResponseMedianMinutes, ' min')} · people ${show(item.personFirstResponseMedianMinutes, ' min')}`),
 		color: (item) => withinTarget(item, 'firstResponseMedianMinutes'),
 	},
 	{ label: 'First response, 90th percentile', field: 'firstResponseP90Minutes', text: (item) => show(item.firstResponseP90Minutes, ' min'), color: (item) => withinTarget(item, 'firstResponseP90Minutes') },
 	{
 		label: 'Answered within target',
 		field: 'answeredWithinTarget',
-		text: (item) => `${percent(item.answeredWithinTargetShare)} <span style="color:${MUTED}">(${show(item.answeredWithinTarget)} within ${show(item.targetMinutes)} min)</span>`,
+		text: (item) => detailed(percent(item.answeredWithinTargetShare), `${show(item.answeredWithinTarget)} within ${show(item.targetMinutes)} min`),
 	},
 	{ label: 'Waiting at the end', field: 'waitingAtEnd', color: () => LATE },
 	{
 		label: 'Hand-overs to a person',
 		field: 'handOvers',
-		text: (item) => `${show(item.handOvers)} <span style="color:${MUTED}">(${show(item.handOversAnswered)} answered, median ${show(item.handOverMedianMinutesToPerson, ' min')}; ${show(item.handOversExpired)} expired)</span>`,
+		text: (item) => detailed(show(item.handOvers), `${show(item.handOversAnswered)} answered (median ${show(item.handOverMedianMinutesToPerson, ' min')}) · ${show(item.handOversExpired)} expired`),
 		color: () => BAR,
 	},
-	{ label: 'Ratings', field: 'ratings', text: (item) => `${show(item.ratings)} <span style="color:${MUTED}">(mean ${show(item.ratingMean)} of 5)</span>` },
+	{ label: 'Ratings', field: 'ratings', text: (item) => detailed(show(item.ratings), `mean ${show(item.ratingMean)} of 5`) },
 ];
 
 function channelTable(item: IDataObject, maxima: Map<string, number>): string {
@@ -85,16 +90,16 @@ function channelTable(item: IDataObject, maxima: Map<string, number>): string {
 				const value = item[row.field];
 				const text = row.text ? row.text(item) : show(value);
 				const cell = row.color ? bar(number(value), maxima.get(row.field) ?? 0, row.color(item)) : '';
-				return `<tr><td style="padding:4px 8px 4px 0;font-size:13px;color:${MUTED};white-space:nowrap">${row.label}</td><td style="padding:4px 8px;font-size:13px">${text}</td><td width="35%" style="padding:4px 0">${cell}</td></tr>`;
+				return `<tr><td style="padding:4px 8px 4px 0;font-size:13px;color:${MUTED};white-space:nowrap">${row.label}</td><td style="padding:4px 8px;font-size:13px;white-space:nowrap">${text}</td><td width="35%" style="width:35%;padding:4px 0">${cell}</td></tr>`;
 			}).join('')
 		: `<tr><td style="padding:4px 0;font-size:13px;color:${MUTED}">No activity in the period.</td></tr>`;
-	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">${title}</h3><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;${FONT}">${body}</table>`;
+	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">${title}</h3><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;${FONT}">${body}</table>`;
 }
 
 function waitingTable(total: IDataObject): string {
 	const waiting = (Array.isArray(total.waiting) ? total.waiting : []) as IDataObject[];
 	if (waiting.length === 0) return `<p style="${FONT};font-size:13px;color:${MUTED}">Nobody was waiting for an answer at the end of the period.</p>`;
-	const head = ['Conversation', 'Channel', 'Customer', 'Waiting since', 'Minutes'].map((label) => `<th align="left" style="padding:4px 8px 4px 0;font-size:12px;color:${MUTED};border-bottom:1px solid #d9e2ec">${label}</th>`).join('');
+	const head = ['Conversation', 'Channel', 'Customer', 'Waiting since', 'Minutes'].map((label) => `<th style="text-align:left;padding:4px 8px 4px 0;font-size:12px;color:${MUTED};border-bottom:1px solid #d9e2ec">${label}</th>`).join('');
 	const rows = waiting
 		.slice(0, WAITING_SHOWN)
 		.map((entry) => `<tr>${[entry.conversationId, entry.channelName || entry.channelId, entry.customerId, wallClock(entry.since), entry.minutesWaited].map((value) => `<td style="padding:4px 8px 4px 0;font-size:12px">${show(value)}</td>`).join('')}</tr>`)
@@ -109,10 +114,10 @@ function bucketTable(buckets: IDataObject[]): string {
 	const rows = buckets
 		.map(
 			(bucket) =>
-				`<tr><td style="padding:2px 8px 2px 0;font-size:12px;color:${MUTED};white-space:nowrap">${escape(bucket.scope === 'hour' ? wallClock(bucket.periodStart) : String(bucket.periodStart).slice(0, 10))}</td><td style="padding:2px 8px;font-size:12px" align="right">${show(bucket.customerMessages)}</td><td width="60%">${bar(number(bucket.customerMessages), max)}</td><td style="padding:2px 0 2px 8px;font-size:12px;white-space:nowrap">${show(bucket.firstResponseMedianMinutes, ' min')}</td></tr>`,
+				`<tr><td style="padding:2px 8px 2px 0;font-size:12px;color:${MUTED};white-space:nowrap">${escape(bucket.scope === 'hour' ? wallClock(bucket.periodStart) : String(bucket.periodStart).slice(0, 10))}</td><td style="padding:2px 8px;font-size:12px;text-align:right">${show(bucket.customerMessages)}</td><td width="60%" style="width:60%">${bar(number(bucket.customerMessages), max)}</td><td style="padding:2px 0 2px 8px;font-size:12px;white-space:nowrap">${show(bucket.firstResponseMedianMinutes, ' min')}</td></tr>`,
 		)
 		.join('');
-	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Customer messages by ${escape(buckets[0].scope)} <span style="font-weight:normal;color:${MUTED}">(with the median first response)</span></h3><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;${FONT}">${rows}</table>`;
+	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Customer messages by ${escape(buckets[0].scope)} <span style="font-weight:normal;color:${MUTED}">(with the median first response)</span></h3><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;${FONT}">${rows}</table>`;
 }
 
 /** The HTML of the whole report. */
@@ -130,7 +135,7 @@ export function reportHtml(channels: IDataObject[], total: IDataObject, buckets:
 		`<div style="${FONT};color:#1f2933;max-width:760px">`,
 		`<h2 style="font-size:20px;margin:0 0 4px">Support report</h2>`,
 		`<p style="font-size:13px;color:${MUTED};margin:0 0 12px">${escape(wallClock(total.periodStart))} to ${escape(wallClock(total.periodEnd))} (${escape(total.timeZone)})</p>`,
-		`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse"><tr>${tiles}</tr></table>`,
+		`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr>${tiles}</tr></table>`,
 		...channels.map((item) => channelTable(item, maxima)),
 		`<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Waiting for an answer at the end</h3>`,
 		waitingTable(total),
