@@ -33,6 +33,7 @@ function cancelSignal(context: OmnichannelContext): AbortSignal | undefined {
 }
 
 function parseBody(body: unknown): unknown {
+	if (Buffer.isBuffer(body)) return parseBody(body.toString('utf8'));
 	if (typeof body !== 'string' || body === '') return body;
 	try {
 		return JSON.parse(body);
@@ -64,7 +65,8 @@ export async function apiRequest<T = IDataObject>(
 		qs: options.qs,
 		body: options.body as IHttpRequestOptions['body'],
 		headers: { Accept: 'application/json', ...options.headers },
-		json: true,
+		json: options.rawBody !== true,
+		...(options.rawBody === true ? { encoding: 'arraybuffer' as const } : {}),
 		returnFullResponse: true,
 		// Statuses are handled here, with the headers (Retry-After) at hand.
 		ignoreHttpStatusErrors: true,
@@ -113,6 +115,7 @@ export async function apiRequest<T = IDataObject>(
 		}
 
 		const status = response.statusCode;
+		if (status >= 200 && status < 300 && options.rawBody === true) return response.body as T;
 		const body = parseBody(response.body);
 		if (status >= 200 && status < 300) return body as T;
 

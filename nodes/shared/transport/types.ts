@@ -37,6 +37,13 @@ export interface ApiRequestOptions {
 	/** A lower request rate than the API's 60 per second for this call. */
 	maxRequestsPerSecond?: number;
 	/**
+	 * Answer a success with the body's bytes (a Buffer) instead of its parsed
+	 * JSON, for a caller that parses it in parts (pages.ts): a page of 500
+	 * records is a string too large for V8's young generation, which only a
+	 * full garbage collection frees. Error bodies are parsed as usual.
+	 */
+	rawBody?: boolean;
+	/**
 	 * When the caller's own time runs out (ms since the epoch), e.g. a webhook
 	 * delivery the sender stops waiting for: each attempt's timeout ends there,
 	 * and no retry starts that could not finish before it.

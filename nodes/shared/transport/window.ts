@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { listPage, PER_PAGE_MAX } from './pagination';
+import { parseListPage } from './pages';
+import { PER_PAGE_MAX } from './pagination';
 import type { ListPage } from './pagination';
+import { apiRequest } from './request';
 import type { OmnichannelContext } from './types';
 
 /**
@@ -86,7 +88,8 @@ export async function readWindow<T extends IDataObject = IDataObject>(
 	const stats: WindowStats = { requests: 0, searchRequests: 0, records: 0 };
 	const fetchPage = async (page: number): Promise<ListPage<T>> => {
 		stats.requests++;
-		return (await listPage.call(this, endpoint, qs, page, PER_PAGE_MAX, { itemIndex, maxRequestsPerSecond })) as ListPage<T>;
+		const body = await apiRequest.call(this, 'GET', endpoint, { qs: { ...qs, page, per_page: PER_PAGE_MAX }, itemIndex, maxRequestsPerSecond, rawBody: true });
+		return parseListPage<T>(body);
 	};
 	const timeOf = (record: IDataObject): number => Date.parse(String(record[field] ?? ''));
 	const lastTime = (page: ListPage<T>): number => {
