@@ -56,7 +56,8 @@ export async function apiRequest<T = IDataObject>(
 ): Promise<T> {
 	const node = this.getNode();
 	const { itemIndex } = options;
-	const { baseUrl, fingerprint, redact } = await contextCredentials(this, itemIndex);
+	const { baseUrl, fingerprint, redact, decrypted } = await contextCredentials(this, itemIndex);
+	const credentialOptions = decrypted ? { credentialsDecrypted: decrypted } : undefined;
 	const idempotent = options.idempotent ?? method !== 'POST';
 
 	const request: IHttpRequestOptions = {
@@ -88,6 +89,7 @@ export async function apiRequest<T = IDataObject>(
 					CREDENTIAL_TYPE,
 					// A fresh copy per attempt: n8n's helpers may alter the options.
 					{ ...request, headers: { ...request.headers }, timeout: Math.max(1, timeLeft()) },
+					credentialOptions,
 				)) as FullResponse;
 			});
 		} catch (error) {
