@@ -285,7 +285,7 @@ async function run(context) {
 		},
 		notes: [
 			'Time runs from the first measured node\'s start to the last one\'s end (the manual trigger excluded), from n8n\'s own run data; requests and 429s are counted by the sandbox. ' +
-				'The window\'s pages are the pages of 500 that hold the day\'s messages (the day is the newest, so they start at page 1) plus the one that shows where it ends, read from the sandbox before the runs; the conversations\' pages hold the conversations updated since the day began. ' +
+				'The window\'s pages are the pages of 500 that hold the day\'s messages (the day is the newest: pages 1 to 100; the report also reads page 101, which shows where the day ends, and that is the goal\'s first +1; the channels are the second), read from the sandbox before the runs; the conversations\' pages hold the conversations updated since the day began. ' +
 				'Figures agree when every figure of every channel and of the total equals the report\'s. Peak RSS is the `n8n execute` process\'s highest sample while the measured nodes ran.',
 		],
 	};
