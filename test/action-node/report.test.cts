@@ -6,7 +6,7 @@
  * random workspaces, with buckets and channel filters; bad input fails
  * before any request; the reads cost what the docs say.
  */
-import { runNode } from '../support/host/action-node.cjs';
+import { runAsTool, runNode } from '../support/host/action-node.cjs';
 import { control, resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { useSandbox } from '../support/suite.cjs';
@@ -289,5 +289,31 @@ describe('what the reads cost', () => {
 		const expected = reference.referenceReport({ messages, conversations, channels: await own.listAll('/channels') }, { start, end, timeZone: 'UTC' });
 		expect(reference.compareWithReference(result.json, expected)).toEqual([]);
 		expect(total.customerMessages).toBeGreaterThan(0);
+	});
+});
+
+describe('as an AI tool', () => {
+	test('a model asks for the last hours: the tool returns the channels and the total; a bad target is an error worded for it', async () => {
+		const day = await world.knownDay(suite.sb, { daysAgo: 2 });
+		const run = await runAsTool({
+			credentials: credentialsFor(day.key),
+			parameters: {
+				resource: 'report',
+				operation: 'get',
+				period: 'lastHours',
+				hours: "={{ $fromAI('hours', 'How many hours back to report', 'number') }}",
+				options: { targetMinutes: "={{ $fromAI('targetMinutes', 'First response target in minutes', 'number') }}" },
+			},
+			calls: [{ hours: 100, targetMinutes: 15 }, { hours: 24, targetMinutes: -1 }],
+		});
+		expect(run.schemaKeys.sort()).toEqual(['hours', 'targetMinutes']);
+		const [answered, refused] = run.outcomes;
+		const items = answered.result as Json[];
+		expect(items.map((item) => item.scope)).toEqual(['channel', 'channel', 'channel', 'channel', 'total']);
+		// The known day lies inside the last 100 hours, with nothing after it but its own late messages.
+		expect(items.find((item) => item.scope === 'total')).toMatchObject({ handOvers: 3, ratings: 4 });
+		expect(refused.error).toMatch(/targetMinutes/);
+		expect(refused.error).not.toMatch(/\[item \d+\]/);
+		counts.tool = { outcomes: run.outcomes.length, items: items.length };
 	});
 });
