@@ -65,6 +65,8 @@ const n8nScenarios = {
 	sends: require('./scenarios/sends'),
 	upsert: require('./scenarios/upsert'),
 	'upsert-memory': { run: require('./scenarios/upsert').runMemory },
+	report: require('./scenarios/report'),
+	'report-memory': { run: require('./scenarios/report').runMemory },
 	webhooks: require('./scenarios/webhooks'),
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },

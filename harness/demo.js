@@ -1,5 +1,6 @@
 'use strict';
-// The demo environment: the sandbox (demo seed) and a real n8n with our
+// The demo environment: the sandbox (demo seed, plus two days of recent
+// support activity for the daily report) and a real n8n with our
 // packed package, the owner account, a ready credential for the sandbox, the
 // MCP server's token and the examples/ workflows, the auto-reply and the MCP
 // server published. `npm run demo` runs it
@@ -35,6 +36,25 @@ const EXAMPLE_IDS = Object.freeze({
 	refundApproval: 'exRefundApproval',
 	orderNumber: 'exOrderNumber001',
 });
+
+/**
+ * The demo's recent activity, for the daily support report: about two days
+ * of support work up to now (customers, the bot, people, hand-overs,
+ * ratings: the sandbox's POST /bulk-history), so that yesterday has a day of
+ * it in every time zone. Silent, like the seed.
+ */
+const RECENT_ACTIVITY = Object.freeze({ hours: 50, conversations: 60, messages: 480, seed: 20261128 });
+
+async function seedRecentActivity(sandbox) {
+	const now = Date.now();
+	await sandboxClient(sandbox).control('POST', '/bulk-history', {
+		from: new Date(now - RECENT_ACTIVITY.hours * 3_600_000).toISOString(),
+		to: new Date(now - 60_000).toISOString(),
+		conversations: RECENT_ACTIVITY.conversations,
+		messages: RECENT_ACTIVITY.messages,
+		seed: RECENT_ACTIVITY.seed,
+	});
+}
 
 /** The MCP server example's production URL (its MCP Server Trigger's path, under n8n's /mcp/). */
 function mcpServerUrl(examples, n8nBaseUrl) {
@@ -104,6 +124,7 @@ async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {},
 	const examples = loadExamples();
 	log('starting the sandbox (demo seed)');
 	const sandbox = await startSandbox({ seed: 'demo', port: sandboxPort });
+	await seedRecentActivity(sandbox);
 	let n8n = runningN8n;
 	let cluster;
 	const close = async () => {
@@ -155,4 +176,4 @@ async function startDemo({ n8nPort, sandboxPort = 0, userFolder, log = () => {},
 	}
 }
 
-module.exports = { startDemo, loadExamples, DEMO_CREDENTIAL, EXAMPLE_IDS };
+module.exports = { startDemo, loadExamples, seedRecentActivity, DEMO_CREDENTIAL, EXAMPLE_IDS };

@@ -31,8 +31,13 @@ async function executeWorkflow(n8n, workflowId) {
 	const outputFile = path.join(scratch, 'run.json');
 	try {
 		const { pid, exitCode, rssSamples } = await spawnToEnd(n8n.install, ['execute', `--id=${workflowId}`, '--rawOutput'], env, { outputFile, logFile });
-		const run = parseRunOutput(fs.readFileSync(outputFile, 'utf8'));
-		if (!run) throw new Error(`n8n execute --id=${workflowId} printed no run data (exit ${exitCode}); see ${logFile}`);
+		const output = fs.readFileSync(outputFile, 'utf8');
+		const run = parseRunOutput(output);
+		if (!run) {
+			// What n8n printed instead (an error, when it could not print the run), for the results.
+			const said = output.trim().split('\n').slice(-3).join(' ').slice(-400);
+			throw new Error(`n8n execute --id=${workflowId} printed no run data (exit ${exitCode}${said ? `: ${said}` : ''}); see ${logFile}`);
+		}
 		return { run, exitCode, peakRssMb: readPeakRss(scratch, pid), rssSamples };
 	} finally {
 		fs.rmSync(scratch, { recursive: true, force: true });

@@ -22,7 +22,7 @@ export class Omnichannel implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Send messages and manage contacts and conversations on Telegram, WhatsApp, Instagram, Facebook, email and live chat',
+			'Send messages, manage contacts and conversations, and report support work on Telegram, WhatsApp, Instagram, Facebook, email and live chat',
 		defaults: { name: 'Omnichannel' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -6,9 +6,10 @@
 const { badRequest, orNotFound } = require('../errors');
 const { requireObject, requiredString, optionalString, optionalBoolean, isAbsent } = require('../validate');
 const { CHANNEL_TYPES, CONVERSATION_STATUSES } = require('../store');
-const { createContact } = require('../contacts');
+const { createContact, buildContact, parseContactBody } = require('../contacts');
 const { receiveInbound, replyOnNextSend } = require('../messaging');
 const { bulkSeed, BULK_LIMITS } = require('../seed');
+const { addHistoryMessages, bulkHistory, pastTime, HISTORY_LIMIT } = require('../history');
 const serialize = require('../serialize');
 
 const NAME_MAX = 200;
@@ -123,9 +124,12 @@ module.exports = (ctx) => {
 					customer = ws.contacts.get(requiredString(body, 'customer_id'));
 					if (!customer) throw badRequest('customer not found');
 				}
+				// History: a conversation created at a given (past) time.
+				const at = pastTime(body, 'created_at', ctx.clock.now());
 				const conversation = ctx.store.newConversation(ws, channel, customer, {
 					status,
 					external_id: optionalString(body, 'external_id', { max: NAME_MAX }),
+					...(at === undefined ? {} : { at }),
 				});
 				ws.conversations.add(conversation);
 				return serialize.conversation(conversation);
@@ -139,6 +143,59 @@ module.exports = (ctx) => {
 				const found = orNotFound(ctx.store.findConversation(requiredString(body, 'conversation_id')), 'conversation not found');
 				const text = requiredString(body, 'text', { max: TEXT_MAX });
 				return serialize.message(receiveInbound(ctx, found.ws, found.conversation, text));
+			},
+		},
+		{
+			// History: a contact created at a given (past) time, silently.
+			method: 'POST',
+			url: '/contacts',
+			handler: (req) => {
+				const body = bodyOf(req);
+				const ws = workspaceFor(body);
+				const { name, fields } = parseContactBody({ ...body, app_id: undefined, created_at: undefined });
+				const at = pastTime(body, 'created_at', ctx.clock.now()) ?? ctx.clock.now();
+				const contact = buildContact(ctx, ws.app_id, name, fields, at);
+				ws.contacts.add(contact);
+				return serialize.contact(contact);
+			},
+		},
+		{
+			// History: one message at a given (past) time, with its author, type and key, silently.
+			method: 'POST',
+			url: '/messages',
+			handler: (req) => serialize.storedMessage(addHistoryMessages(ctx, ctx.store, [bodyOf(req)])[0]),
+		},
+		{
+			method: 'POST',
+			url: '/messages/bulk',
+			handler: (req) => {
+				const body = bodyOf(req);
+				if (!Array.isArray(body.messages)) throw badRequest('messages must be an array');
+				const created = addHistoryMessages(ctx, ctx.store, body.messages);
+				return { messages: created.map((message) => ({ id: message.id, created_at: serialize.message(message).created_at })) };
+			},
+		},
+		{
+			method: 'POST',
+			url: '/bulk-history',
+			handler: (req) => {
+				const body = bodyOf(req);
+				const ws = workspaceFor(body);
+				const now = ctx.clock.now();
+				const from = pastTime(body, 'from', now);
+				const to = pastTime(body, 'to', now);
+				if (from === undefined || to === undefined) throw badRequest('from and to are required');
+				if (from >= to) throw badRequest('from must be before to');
+				const integer = (field, min, max) => {
+					const value = body[field];
+					if (!Number.isInteger(value) || value < min || value > max) throw badRequest(`${field} must be an integer ${min}..${max}`);
+					return value;
+				};
+				const conversations = integer('conversations', 1, BULK_LIMITS.conversations);
+				const messages = integer('messages', conversations, HISTORY_LIMIT);
+				const seed = isAbsent(body.seed) ? 1 : integer('seed', 0, 2 ** 31);
+				const counts = bulkHistory(ctx, ws, { from, to, conversations, messages, seed });
+				return { ...counts, totals: { conversations: ws.conversations.length, messages: ws.messages.length } };
 			},
 		},
 		{

@@ -14,7 +14,7 @@ const { SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
 
 const REPO_ROOT = path.join(__dirname, '..', '..');
 const EDITED = path.join('nodes', 'Omnichannel', 'Omnichannel.node.ts');
-const DESCRIPTION = "'Send messages and manage contacts and conversations on Telegram";
+const DESCRIPTION = "'Send messages, manage contacts and conversations, and report support work on Telegram";
 
 /** The files git tracks or would track, the built dist/ and a link to node_modules: enough to pack and rebuild. */
 function copyRepository(target) {

@@ -38,6 +38,45 @@ class Editor {
 		await this.testId('canvas-add-button').waitFor();
 	}
 
+	/** Opens a saved workflow on the canvas. */
+	async openWorkflow(id) {
+		await this.page.goto(`${this.baseUrl}/workflow/${id}`);
+		await this.testId('canvas-node').first().waitFor();
+	}
+
+	/** Runs the open workflow from the canvas' Execute Workflow button (its first trigger when it has several). */
+	async runWorkflow() {
+		await this.testId('execute-workflow-button').first().click();
+	}
+
+	/** Whether a node on the canvas shows that it ran successfully. */
+	async nodeSucceeded(name) {
+		const node = this.testId('canvas-node').filter({ hasText: name });
+		return (await node.locator(byTestId('canvas-node-status-success')).count()) > 0;
+	}
+
+	/** Opens a node's details (its parameters and output) from the canvas. */
+	async openNode(name) {
+		await this.testId('canvas-node').filter({ hasText: name }).dblclick();
+		await this.testId('ndv').waitFor();
+	}
+
+	/** The output panel's HTML preview (n8n renders an HTML node's output in a sandboxed iframe). */
+	htmlOutput() {
+		return this.page.frameLocator('iframe.__html-display');
+	}
+
+	/** Drags the node details' middle panel (by its handle) to the left, so the output panel gets wider. */
+	async widenOutput(pixels) {
+		const box = await this.testId('panel-drag-button').boundingBox();
+		const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+		await this.page.mouse.move(x, y);
+		await this.page.mouse.down();
+		await this.page.mouse.move(x - pixels / 2, y, { steps: 5 });
+		await this.page.mouse.move(x - pixels, y, { steps: 5 });
+		await this.page.mouse.up();
+	}
+
 	// --- node creator (the panel that adds nodes) ---
 
 	/** Opens the node creator from the empty canvas, or after the last node when there is one. */

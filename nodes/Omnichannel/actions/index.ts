@@ -7,6 +7,7 @@ import * as contact from './contact';
 import * as conversation from './conversation';
 import * as identity from './identity';
 import * as message from './message';
+import * as report from './report';
 
 export interface Resource {
 	operations: Record<string, OperationModule>;
@@ -16,7 +17,7 @@ export interface Resource {
 }
 
 /** Every resource by its value: the node's panel and the router are built from this list. */
-export const resources: Record<string, Resource> = { channel, contact, conversation, identity, message };
+export const resources: Record<string, Resource> = { channel, contact, conversation, identity, message, report };
 
 /** The Resource picker, then each resource's Operation picker and parameters. */
 export const resourceProperties: INodeProperties[] = [
@@ -31,6 +32,7 @@ export const resourceProperties: INodeProperties[] = [
 			{ name: 'Conversation', value: 'conversation' },
 			{ name: 'Identity', value: 'identity' },
 			{ name: 'Message', value: 'message' },
+			{ name: 'Report', value: 'report' },
 		],
 		default: 'message',
 	},

@@ -6,7 +6,7 @@ const WALL_CLOCK = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 const DATE_FIX = 'Pick a date, or use an expression that returns a date and time such as 2026-06-01T09:30:00.';
 
 /** Milliseconds that `timeZone` is ahead of UTC at the instant `epochMs`. */
-function zoneOffset(epochMs: number, timeZone: string): number {
+export function zoneOffset(epochMs: number, timeZone: string): number {
 	const parts = new Intl.DateTimeFormat('en-US', {
 		timeZone,
 		hourCycle: 'h23',
@@ -30,7 +30,7 @@ function zoneOffset(epochMs: number, timeZone: string): number {
 }
 
 /** A wall-clock date-time without zone, read in `timeZone`. */
-function wallClockToEpoch(text: string, timeZone: string): number {
+export function wallClockToEpoch(text: string, timeZone: string): number {
 	const asUtc = Date.parse(`${text.replace(' ', 'T')}Z`);
 	if (Number.isNaN(asUtc)) return NaN;
 	let epoch = asUtc - zoneOffset(asUtc, timeZone);
@@ -40,16 +40,12 @@ function wallClockToEpoch(text: string, timeZone: string): number {
 }
 
 /**
- * A date-time parameter as UNIX seconds. n8n's date picker gives a wall-clock
- * time without zone, meant in the workflow's time zone; expressions may give
- * an ISO string with zone, a Luxon DateTime, a Date or UNIX seconds.
+ * A date-time parameter as milliseconds since the epoch. n8n's date picker
+ * gives a wall-clock time without zone, meant in the workflow's time zone;
+ * expressions may give an ISO string with zone, a Luxon DateTime, a Date or
+ * UNIX seconds.
  */
-export function toUnixSeconds(
-	validator: ItemValidator,
-	field: string,
-	value: unknown,
-	timeZone: string,
-): number {
+export function toEpochMs(validator: ItemValidator, field: string, value: unknown, timeZone: string): number {
 	let epochMs = NaN;
 	if (typeof value === 'number') epochMs = value * 1000;
 	else if (value instanceof Date) epochMs = value.getTime();
@@ -63,5 +59,13 @@ export function toUnixSeconds(
 	}
 	if (!Number.isFinite(epochMs)) validator.fail(field, 'expected a date and time', DATE_FIX);
 	if (epochMs < 0) validator.fail(field, 'it is before 1970', 'Pick a date on or after 1 January 1970.');
-	return Math.floor(epochMs / 1000);
+	return epochMs;
 }
+
+/** A date-time parameter as UNIX seconds (see toEpochMs). */
+export function toUnixSeconds(validator: ItemValidator, field: string, value: unknown, timeZone: string): number {
+	return Math.floor(toEpochMs(validator, field, value, timeZone) / 1000);
+}
+
+/** Whether a date-time parameter was given (a Filters entry added but left empty counts as not given). */
+export const isDateGiven = (value: unknown): boolean => value !== undefined && value !== null && value !== '';

@@ -20,6 +20,30 @@ export const returnAllOrLimit: INodeProperties[] = [
 	},
 ];
 
+/**
+ * Created After / Created Before of a Get Many whose list comes newest first
+ * by creation (messages, contacts): n8n reads only the pages that reach into
+ * the window (docs/operations.md, "Time windows").
+ */
+export function createdWindowFilters(records: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Created After',
+			name: 'createdAfter',
+			type: 'dateTime',
+			default: '',
+			description: `Only ${records} created at or after this time, in the workflow time zone unless the value carries its own. The API has no such filter; it lists ${records} newest first, so reading stops at this time.`,
+		},
+		{
+			displayName: 'Created Before',
+			name: 'createdBefore',
+			type: 'dateTime',
+			default: '',
+			description: `Only ${records} created before this time, in the workflow time zone unless the value carries its own. Reading starts at the first page that reaches back to it, found by a search over page numbers, instead of reading the newer pages.`,
+		},
+	];
+}
+
 /** The Filters collection of a Get Many operation. */
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
 	return {

@@ -1,6 +1,6 @@
 import { createHmac } from 'crypto';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, INode } from 'n8n-workflow';
 
 import { BoundedMap } from '../processMemory/boundedMap';
 import type { OmnichannelContext } from './types';
@@ -14,6 +14,8 @@ const BASE_PATH = '/api/public/v1';
 export interface OmnichannelCredentials {
 	/** Base URL without trailing slash, ending in /api/public/v1. */
 	baseUrl: string;
+	/** The credential as n8n decrypted it, handed back with every request so that n8n does not read and decrypt it again (docs/development/shared-internals.md). */
+	decrypted?: ICredentialsDecrypted;
 	/** Identifies the key for rate limiting without revealing it: the server's origin plus the public `<id>` part of `svc_<mode>_<id>.<secret>`. */
 	fingerprint: string;
 	/** Removes the key (and its secret part) from text that may be shown. */
@@ -105,7 +107,10 @@ async function readCredentials(context: OmnichannelContext, itemIndex?: number):
 		return reused.checked;
 	}
 	const data = (await context.getCredentials(CREDENTIAL_TYPE)) as ICredentialDataDecryptedObject;
-	const checked = { ...checkCredentials(context.getNode(), data, itemIndex), derivedKey: keyDeriver(String(data.apiKey)) };
+	const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	const decrypted: ICredentialsDecrypted | undefined =
+		typeof reference?.id === 'string' && reference.id !== '' ? { id: reference.id, name: reference.name, type: CREDENTIAL_TYPE, data } : undefined;
+	const checked = { ...checkCredentials(context.getNode(), data, itemIndex), decrypted, derivedKey: keyDeriver(String(data.apiKey)) };
 	checkedByContext.set(context, checked);
 	if (id !== undefined) checkedByCredentialId.set(id, { checked, until: Date.now() + REUSE_MS });
 	return checked;

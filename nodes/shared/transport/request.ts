@@ -33,6 +33,7 @@ function cancelSignal(context: OmnichannelContext): AbortSignal | undefined {
 }
 
 function parseBody(body: unknown): unknown {
+	if (Buffer.isBuffer(body)) return parseBody(body.toString('utf8'));
 	if (typeof body !== 'string' || body === '') return body;
 	try {
 		return JSON.parse(body);
@@ -50,7 +51,8 @@ export async function apiRequest<T = IDataObject>(
 ): Promise<T> {
 	const node = this.getNode();
 	const { itemIndex } = options;
-	const { baseUrl, fingerprint, redact } = await contextCredentials(this, itemIndex);
+	const { baseUrl, fingerprint, redact, decrypted } = await contextCredentials(this, itemIndex);
+	const credentialOptions = decrypted ? { credentialsDecrypted: decrypted } : undefined;
 	const idempotent = options.idempotent ?? method !== 'POST';
 
 	const request: IHttpRequestOptions = {
@@ -59,7 +61,8 @@ export async function apiRequest<T = IDataObject>(
 		qs: options.qs,
 		body: options.body as IHttpRequestOptions['body'],
 		headers: { Accept: 'application/json', ...options.headers },
-		json: true,
+		json: options.rawBody !== true,
+		...(options.rawBody === true ? { encoding: 'arraybuffer' as const } : {}),
 		returnFullResponse: true,
 		// Statuses are handled here, with the headers (Retry-After) at hand.
 		ignoreHttpStatusErrors: true,
@@ -81,6 +84,7 @@ export async function apiRequest<T = IDataObject>(
 					CREDENTIAL_TYPE,
 					// A fresh copy per attempt: n8n's helpers may alter the options.
 					{ ...request, headers: { ...request.headers }, timeout: Math.max(1, timeLeft()) },
+					credentialOptions,
 				)) as FullResponse;
 			});
 		} catch (error) {
@@ -108,6 +112,7 @@ export async function apiRequest<T = IDataObject>(
 		}
 
 		const status = response.statusCode;
+		if (status >= 200 && status < 300 && options.rawBody === true) return response.body as T;
 		const body = parseBody(response.body);
 		if (status >= 200 && status < 300) return body as T;
 

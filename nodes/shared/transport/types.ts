@@ -26,6 +26,8 @@ export interface ApiRequestOptions {
 	idempotent?: boolean;
 	/** A lower request rate than the API's 60 per second for this call. */
 	maxRequestsPerSecond?: number;
+	/** Answer a success with the body's bytes (a Buffer), for a caller that parses it record by record (pages.ts, docs/development/shared-internals.md). */
+	rawBody?: boolean;
 	/** When the caller's own time runs out (ms since the epoch), e.g. a webhook delivery the sender stops waiting for: each attempt's timeout ends there, and no retry starts that could not finish before it. */
 	deadline?: number;
 }

@@ -3,17 +3,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LEAD_STATUSES, leadStatusOptions } from '../../../shared/leadStatuses';
 import { optionalString } from '../../../shared/parameterValues';
-import { listCall } from '../../helpers/list';
+import { listCall, timeWindow } from '../../helpers/list';
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
-import { filtersCollection, returnAllOrLimit } from '../../helpers/descriptions';
+import { createdWindowFilters, filtersCollection, returnAllOrLimit } from '../../helpers/descriptions';
 import type { OperationExecute } from '../../helpers/operation';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	...simplifyProperty('contact'),
 	filtersCollection([
+		...createdWindowFilters('contacts'),
 		{
 			displayName: 'Lead Status',
 			name: 'leadStatus',
@@ -41,11 +42,15 @@ export const description = updateDisplayOptions(
 export const execute: OperationExecute = async function (itemIndex, run) {
 	const validator = new ItemValidator(this.getNode(), itemIndex);
 	const filters = collection(this, itemIndex, 'filters');
+	const window = timeWindow(this, validator, 'created_at', {
+		after: { field: 'Created After', value: filters.createdAfter },
+		before: { field: 'Created Before', value: filters.createdBefore },
+	});
 	const qs: IDataObject = {};
 	const search = optionalString(filters.search);
 	if (search) qs.search = search;
 	if (filters.leadStatus !== undefined) {
 		qs.lead_status = validator.oneOf('Lead Status', filters.leadStatus, LEAD_STATUSES);
 	}
-	return listCall(this, itemIndex, run, '/contacts', qs);
+	return listCall(this, itemIndex, run, '/contacts', qs, undefined, window);
 };

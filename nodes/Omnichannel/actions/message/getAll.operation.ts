@@ -3,10 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalId } from '../../../shared/parameterValues';
 import { conversationLocator } from '../../../shared/resourceLocators';
-import { listCall } from '../../helpers/list';
+import { listCall, timeWindow } from '../../helpers/list';
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
-import { filtersCollection, returnAllOrLimit } from '../../helpers/descriptions';
+import { createdWindowFilters, filtersCollection, returnAllOrLimit } from '../../helpers/descriptions';
+import { ItemValidator } from '../../helpers/validation';
 import type { OperationExecute } from '../../helpers/operation';
 
 const properties: INodeProperties[] = [
@@ -26,6 +27,7 @@ const properties: INodeProperties[] = [
 			placeholder: 'e.g. ses_3VtN7hB1qX9mK5wR2zLc',
 			description: 'Only messages of this message session',
 		},
+		...createdWindowFilters('messages'),
 	]),
 ];
 
@@ -35,11 +37,16 @@ export const description = updateDisplayOptions(
 );
 
 export const execute: OperationExecute = async function (itemIndex, run) {
+	const validator = new ItemValidator(this.getNode(), itemIndex);
 	const filters = collection(this, itemIndex, 'filters');
+	const window = timeWindow(this, validator, 'created_at', {
+		after: { field: 'Created After', value: filters.createdAfter },
+		before: { field: 'Created Before', value: filters.createdBefore },
+	});
 	const qs: IDataObject = {};
 	const conversationId = optionalId(filters.conversationId);
 	if (conversationId) qs.conversation_id = conversationId;
 	const messageSessionId = optionalId(filters.messageSessionId);
 	if (messageSessionId) qs.message_session_id = messageSessionId;
-	return listCall(this, itemIndex, run, '/messages', qs);
+	return listCall(this, itemIndex, run, '/messages', qs, undefined, window);
 };

@@ -1,0 +1,145 @@
+/**
+ * The report as HTML that e-mail clients render (Include HTML): tables and
+ * inline styles only, no scripts, no style sheet, no images; bars are table
+ * cells with a background. Widths are given twice, as attributes (older
+ * e-mail clients) and in `style` (n8n's HTML preview sanitizes attributes
+ * other than `style` away). Made from the output items, so it shows exactly
+ * their figures. Names from the workspace are escaped.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { channelTypeLabel } from '../../shared/channelTypes';
+
+const FONT = 'font-family:Arial,Helvetica,sans-serif';
+const MUTED = '#52606d';
+const BAR = '#3e7bfa';
+const GOOD = '#2f9e66';
+const LATE = '#e8590c';
+const WAITING_SHOWN = 20;
+
+function escape(value: unknown): string {
+	return String(value ?? '').replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+const number = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const show = (value: unknown, unit = ''): string => (value === null || value === undefined ? '–' : `${escape(value)}${unit}`);
+const percent = (share: unknown): string => (typeof share === 'number' ? `${Math.round(share * 100)}%` : '–');
+
+/** "2026-06-01 00:00" from an ISO time with its offset. */
+const wallClock = (iso: unknown): string => String(iso ?? '').slice(0, 16).replace('T', ' ');
+
+function bar(value: number, max: number, color = BAR): string {
+	const width = max > 0 ? Math.round((value / max) * 100) : 0;
+	if (width <= 0) return '';
+	const rest = width >= 100 ? '' : `<td style="font-size:0;line-height:0">&nbsp;</td>`;
+	return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr><td width="${width}%" style="width:${width}%;background:${color};height:10px;font-size:0;line-height:0">&nbsp;</td>${rest}</tr></table>`;
+}
+
+function tile(value: string, label: string): string {
+	return `<td style="padding:10px 12px;background:#f0f4f8;border:4px solid #ffffff;vertical-align:top"><div style="font-size:22px;font-weight:bold;color:#1f2933">${value}</div><div style="font-size:12px;color:${MUTED}">${label}</div></td>`;
+}
+
+interface Row {
+	label: string;
+	field: string;
+	/** The value as shown; the field's value by default. */
+	text?: (item: IDataObject) => string;
+	/** Bar color; none: no bar. */
+	color?: (item: IDataObject) => string;
+}
+
+/** A value, with its details in small print under it. */
+const detailed = (value: string, details: string) => `${value}<div style="font-size:11px;color:${MUTED};white-space:nowrap">${details}</div>`;
+
+const withinTarget = (item: IDataObject, field: string) => (number(item[field]) <= number(item.targetMinutes) ? GOOD : LATE);
+
+const ROWS: Row[] = [
+	{ label: 'Conversations with activity', field: 'conversationsWithActivity', color: () => BAR },
+	{ label: 'New conversations', field: 'newConversations', color: () => BAR },
+	{ label: 'Customer messages', field: 'customerMessages', color: () => BAR },
+	{ label: 'Replies by the bot', field: 'botMessages', color: () => BAR },
+	{ label: 'Replies by people', field: 'personMessages', color: () => BAR },
+	{
+		label: 'First response, median',
+		field: 'firstResponseMedianMinutes',
+		text: (item) => detailed(show(item.firstResponseMedianMinutes, ' min'), `bot ${show(item.botFirstResponseMedianMinutes, ' min')} · people ${show(item.personFirstResponseMedianMinutes, ' min')}`),
+		color: (item) => withinTarget(item, 'firstResponseMedianMinutes'),
+	},
+	{ label: 'First response, 90th percentile', field: 'firstResponseP90Minutes', text: (item) => show(item.firstResponseP90Minutes, ' min'), color: (item) => withinTarget(item, 'firstResponseP90Minutes') },
+	{
+		label: 'Answered within target',
+		field: 'answeredWithinTarget',
+		text: (item) => detailed(percent(item.answeredWithinTargetShare), `${show(item.answeredWithinTarget)} within ${show(item.targetMinutes)} min`),
+	},
+	{ label: 'Waiting at the end', field: 'waitingAtEnd', color: () => LATE },
+	{
+		label: 'Hand-overs to a person',
+		field: 'handOvers',
+		text: (item) => detailed(show(item.handOvers), `${show(item.handOversAnswered)} answered (median ${show(item.handOverMedianMinutesToPerson, ' min')}) · ${show(item.handOversExpired)} expired`),
+		color: () => BAR,
+	},
+	{ label: 'Ratings', field: 'ratings', text: (item) => detailed(show(item.ratings), `mean ${show(item.ratingMean)} of 5`) },
+];
+
+function channelTable(item: IDataObject, maxima: Map<string, number>): string {
+	const type = channelTypeLabel(item.channelType);
+	const title = `${escape(item.channelName || item.channelId)} <span style="font-weight:normal;color:${MUTED}">· ${escape(type)}${item.channelActive === false ? ' · inactive' : ''}</span>`;
+	const active = number(item.conversationsWithActivity) + number(item.newConversations) + number(item.ratings) > 0;
+	const body = active
+		? ROWS.map((row) => {
+				const value = item[row.field];
+				const text = row.text ? row.text(item) : show(value);
+				const cell = row.color ? bar(number(value), maxima.get(row.field) ?? 0, row.color(item)) : '';
+				return `<tr><td style="padding:4px 8px 4px 0;font-size:13px;color:${MUTED};white-space:nowrap">${row.label}</td><td style="padding:4px 8px;font-size:13px;white-space:nowrap">${text}</td><td width="35%" style="width:35%;padding:4px 0">${cell}</td></tr>`;
+			}).join('')
+		: `<tr><td style="padding:4px 0;font-size:13px;color:${MUTED}">No activity in the period.</td></tr>`;
+	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">${title}</h3><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;${FONT}">${body}</table>`;
+}
+
+function waitingTable(total: IDataObject): string {
+	const waiting = (Array.isArray(total.waiting) ? total.waiting : []) as IDataObject[];
+	if (waiting.length === 0) return `<p style="${FONT};font-size:13px;color:${MUTED}">Nobody was waiting for an answer at the end of the period.</p>`;
+	const head = ['Conversation', 'Channel', 'Customer', 'Waiting since', 'Minutes'].map((label) => `<th style="text-align:left;padding:4px 8px 4px 0;font-size:12px;color:${MUTED};border-bottom:1px solid #d9e2ec">${label}</th>`).join('');
+	const rows = waiting
+		.slice(0, WAITING_SHOWN)
+		.map((entry) => `<tr>${[entry.conversationId, entry.channelName || entry.channelId, entry.customerId, wallClock(entry.since), entry.minutesWaited].map((value) => `<td style="padding:4px 8px 4px 0;font-size:12px">${show(value)}</td>`).join('')}</tr>`)
+		.join('');
+	const more = number(total.waitingAtEnd) > WAITING_SHOWN ? `<p style="${FONT};font-size:12px;color:${MUTED}">and ${number(total.waitingAtEnd) - WAITING_SHOWN} more (the report's items list up to 100).</p>` : '';
+	return `<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;${FONT}"><tr>${head}</tr>${rows}</table>${more}`;
+}
+
+function bucketTable(buckets: IDataObject[]): string {
+	if (buckets.length === 0) return '';
+	const max = Math.max(...buckets.map((bucket) => number(bucket.customerMessages)));
+	const rows = buckets
+		.map(
+			(bucket) =>
+				`<tr><td style="padding:2px 8px 2px 0;font-size:12px;color:${MUTED};white-space:nowrap">${escape(bucket.scope === 'hour' ? wallClock(bucket.periodStart) : String(bucket.periodStart).slice(0, 10))}</td><td style="padding:2px 8px;font-size:12px;text-align:right">${show(bucket.customerMessages)}</td><td width="60%" style="width:60%">${bar(number(bucket.customerMessages), max)}</td><td style="padding:2px 0 2px 8px;font-size:12px;white-space:nowrap">${show(bucket.firstResponseMedianMinutes, ' min')}</td></tr>`,
+		)
+		.join('');
+	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Customer messages by ${escape(buckets[0].scope)} <span style="font-weight:normal;color:${MUTED}">(with the median first response)</span></h3><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;${FONT}">${rows}</table>`;
+}
+
+/** The HTML of the whole report. */
+export function reportHtml(channels: IDataObject[], total: IDataObject, buckets: IDataObject[]): string {
+	const maxima = new Map(ROWS.map((row) => [row.field, Math.max(0, ...channels.map((item) => number(item[row.field])))]));
+	const tiles = [
+		tile(show(total.conversationsWithActivity), 'conversations with activity'),
+		tile(show(total.firstResponseMedianMinutes, ' min'), 'median first response'),
+		tile(percent(total.answeredWithinTargetShare), `answered within ${show(total.targetMinutes)} min`),
+		tile(show(total.waitingAtEnd), 'waiting at the end'),
+		tile(show(total.handOvers), 'hand-overs to a person'),
+		tile(show(total.ratingMean), 'mean rating of 5'),
+	].join('');
+	return [
+		`<div style="${FONT};color:#1f2933;max-width:760px">`,
+		`<h2 style="font-size:20px;margin:0 0 4px">Support report</h2>`,
+		`<p style="font-size:13px;color:${MUTED};margin:0 0 12px">${escape(wallClock(total.periodStart))} to ${escape(wallClock(total.periodEnd))} (${escape(total.timeZone)})</p>`,
+		`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr>${tiles}</tr></table>`,
+		...channels.map((item) => channelTable(item, maxima)),
+		`<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Waiting for an answer at the end</h3>`,
+		waitingTable(total),
+		bucketTable(buckets),
+		'</div>',
+	].join('');
+}

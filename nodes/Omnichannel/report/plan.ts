@@ -1,0 +1,101 @@
+/**
+ * The report's first phase: its parameters, checked before any request
+ * (docs/operations.md, "Reports"). The period is read in the workflow's
+ * time zone; a bad value fails the item naming its field.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { CHANNEL_TYPE_LABELS } from '../../shared/channelTypes';
+import { isDateGiven, toEpochMs } from '../helpers/dates';
+import { collection } from '../helpers/parameters';
+import { ItemValidator } from '../helpers/validation';
+import { addDays, addLocalDays, bucketStarts, localTime, startOfDate } from './calendar';
+import type { BucketUnit } from './calendar';
+
+/** The longest period: 31 days (a month's report; an hour per bucket is 744 items). */
+export const MAX_PERIOD_DAYS = 31;
+export const MAX_PERIOD_HOURS = MAX_PERIOD_DAYS * 24;
+export const DEFAULT_TARGET_MINUTES = 15;
+/** A week: a longer first-response target is not a target. */
+export const MAX_TARGET_MINUTES = 7 * 24 * 60;
+export const CHANNEL_TYPES = Object.keys(CHANNEL_TYPE_LABELS);
+
+export type PeriodKind = 'previousDays' | 'lastHours' | 'custom';
+export type GroupBy = 'none' | BucketUnit;
+
+export interface ReportPlan {
+	/** The period, [startMs, endMs) (ms since the epoch); a Before in the future ends at the run's time. */
+	startMs: number;
+	endMs: number;
+	timeZone: string;
+	groupBy: GroupBy;
+	/** Where each bucket starts (Group By), ascending; empty without buckets. */
+	buckets: number[];
+	/** Only channels of these types; undefined: every channel. */
+	channelTypes?: Set<string>;
+	targetMinutes: number;
+	includeHtml: boolean;
+}
+
+/** A positive number up to `max`, decimals allowed. */
+function positiveNumber(validator: ItemValidator, field: string, value: unknown, max: number): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0 || number > max) {
+		validator.fail(field, `expected a positive number up to ${max}, got ${typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : 'nothing'}`, `Enter a number greater than 0 and at most ${max}.`, `a number greater than 0, at most ${max}`);
+	}
+	return number;
+}
+
+function channelTypesOf(validator: ItemValidator, value: unknown): Set<string> | undefined {
+	const list = typeof value === 'string' ? value.split(',').map((type) => type.trim()).filter((type) => type !== '') : value;
+	if (list === undefined || list === null || (Array.isArray(list) && list.length === 0)) return undefined;
+	if (!Array.isArray(list)) validator.fail('Channel Types', 'expected a list of channel types', 'Pick channel types from the list, or leave it empty for every channel.');
+	return new Set(list.map((type: unknown) => validator.oneOf('Channel Types', type, CHANNEL_TYPES)));
+}
+
+/** Reads and checks the item's report parameters, making no request. */
+export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = Date.now()): ReportPlan {
+	const validator = new ItemValidator(context.getNode(), itemIndex);
+	const timeZone = context.getTimezone();
+	const kind = validator.oneOf<PeriodKind>('Period', context.getNodeParameter('period', itemIndex, 'previousDays'), ['previousDays', 'lastHours', 'custom']);
+	let startMs: number;
+	let endMs: number;
+	if (kind === 'previousDays') {
+		const days = validator.number('Days', context.getNodeParameter('days', itemIndex, 1), 1, MAX_PERIOD_DAYS);
+		if (!Number.isInteger(days)) validator.fail('Days', `${days} is not a whole number`, `Enter a whole number of days from 1 to ${MAX_PERIOD_DAYS}; 1 is yesterday.`);
+		const today = localTime(now, timeZone);
+		startMs = startOfDate(addDays(today, -days), timeZone);
+		endMs = startOfDate(today, timeZone);
+	} else if (kind === 'lastHours') {
+		const hours = positiveNumber(validator, 'Hours', context.getNodeParameter('hours', itemIndex, 24), MAX_PERIOD_HOURS);
+		endMs = now;
+		startMs = now - Math.round(hours * 3_600_000);
+	} else {
+		const after = context.getNodeParameter('after', itemIndex, '') as unknown;
+		const before = context.getNodeParameter('before', itemIndex, '') as unknown;
+		if (!isDateGiven(after)) validator.fail('After', 'it is empty', 'Pick the date and time the period starts at.');
+		if (!isDateGiven(before)) validator.fail('Before', 'it is empty', 'Pick the date and time the period ends at (not included).');
+		startMs = toEpochMs(validator, 'After', after, timeZone);
+		endMs = toEpochMs(validator, 'Before', before, timeZone);
+		if (startMs > endMs) validator.fail('After', "it is later than 'Before'", "Pick a time before 'Before'.");
+		if (endMs > addLocalDays(startMs, MAX_PERIOD_DAYS, timeZone)) {
+			validator.fail('Before', `the period from 'After' is longer than ${MAX_PERIOD_DAYS} days`, `Pick a 'Before' at most ${MAX_PERIOD_DAYS} days after 'After', or make one report per month.`);
+		}
+		// What has not happened yet cannot be read: the period ends at the run's time.
+		endMs = Math.max(startMs, Math.min(endMs, now));
+	}
+	const groupBy = validator.oneOf<GroupBy>('Group By', context.getNodeParameter('groupBy', itemIndex, 'none'), ['none', 'day', 'hour']);
+	const options = collection(context, itemIndex, 'options');
+	const targetMinutes =
+		options.targetMinutes === undefined ? DEFAULT_TARGET_MINUTES : positiveNumber(validator, 'First Response Target (Minutes)', options.targetMinutes, MAX_TARGET_MINUTES);
+	return {
+		startMs,
+		endMs,
+		timeZone,
+		groupBy,
+		buckets: groupBy === 'none' || endMs <= startMs ? [] : bucketStarts(startMs, endMs, groupBy, timeZone),
+		channelTypes: channelTypesOf(validator, options.channelTypes),
+		targetMinutes,
+		includeHtml: context.getNodeParameter('includeHtml', itemIndex, false) === true,
+	};
+}

@@ -1,0 +1,44 @@
+'use strict';
+// Report > Get in real n8n (regular mode, the run's shared n8n): the known
+// day (test/support/report-world.js, America/Los_Angeles) gives exactly its
+// figures, and a random workspace across a change of the clocks, grouped by
+// hour, agrees with the reference written from the docs' definitions.
+const { nodeOutput } = require('../../harness');
+const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
+const { REPORT_NODE, prepareReports, checkKnownDay, checkRandom } = require('../support/n8n/report');
+
+const counts = {};
+let ctx;
+let prepared;
+
+beforeAll(async () => {
+	ctx = await openContext({ sandbox: { seed: 'empty' } });
+	prepared = await prepareReports(ctx.sandbox, 'e2e');
+	await ctx.n8n.importCredentials(prepared.credentials);
+	await ctx.n8n.importWorkflows(prepared.workflows);
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+	console.log(JSON.stringify({ suite: 'report (real n8n, regular mode)', ...counts }));
+	await ctx?.close();
+});
+
+test(
+	'the known day: every figure of every channel and the total, the waiting list, the HTML',
+	async () => {
+		const run = await ctx.n8n.executeWorkflow(prepared.ids.day);
+		counts.knownDay = checkKnownDay(nodeOutput(run, REPORT_NODE), prepared.day);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'a random workspace over three days across the end of summer time in Berlin, by hour: the reference agrees',
+	async () => {
+		const run = await ctx.n8n.executeWorkflow(prepared.ids.random);
+		counts.random = await checkRandom(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random);
+		// 72 hours and the one the clock repeats.
+		expect(counts.random.buckets).toBe(73);
+	},
+	TEST_TIMEOUT_MS,
+);

@@ -1,0 +1,284 @@
+'use strict';
+// A reference for Report > Get, written from the definitions in
+// docs/operations.md ("Reports") alone, without the node's code: it takes
+// every message, conversation and channel of the workspace (read whole) and
+// goes through each conversation's messages of the period forwards in time.
+// The operation reads backwards, page by page; the two must agree.
+
+const PACKAGE_PREFIXES = ['n8nwait1_', 'n8nreprompt_', 'n8nhandover1_', 'n8n_'];
+const MARK = /^n8nhandover1_([mn])_([0-9a-f]{16})(?:_([1-9][0-9]{0,5}))?$/;
+const DEFAULT_LIMIT_MS = 24 * 3600_000;
+const WAITING_LISTED = 100;
+
+/** Definitions: "Who wrote a message". */
+function kindOf(message) {
+	if (message.message_type === 'rating') return 'rating';
+	if (message.from_customer === true) return 'customer';
+	const key = typeof message.client_request_id === 'string' ? message.client_request_id : '';
+	const mark = MARK.exec(key);
+	if (mark && mark[1] === 'n') return 'note';
+	if (message.send_state === 'failed') return 'failed';
+	const ours = PACKAGE_PREFIXES.some((prefix) => key.startsWith(prefix));
+	if (!ours && typeof message.from_user_id === 'string' && message.from_user_id !== '') return 'person';
+	return 'bot';
+}
+
+/** Definitions: "Ratings", the accepted writings on a scale of 1 to 5. */
+function scoreOf(content) {
+	if (typeof content !== 'string') return undefined;
+	const text = content.trim().replace(/\uFE0F/g, '');
+	let match = /^(\d(?:[.,]\d+)?)(?:\s*(?:\/|of|out of)\s*5|\s*stars?)?$/i.exec(text);
+	let score;
+	if (match) score = Number(match[1].replace(',', '.'));
+	else if ((match = /^([★⭐]+)(☆*)$/u.exec(text))) {
+		const filled = [...match[1]].length;
+		const empty = [...match[2]].length;
+		score = empty > 0 && filled + empty !== 5 ? undefined : filled;
+	}
+	return score !== undefined && score >= 1 && score <= 5 ? score : undefined;
+}
+
+/** Nearest rank: the value at rank ceil(p × n) of the ascending list. */
+function percentile(values, p) {
+	if (values.length === 0) return null;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.max(1, Math.ceil(p * sorted.length)) - 1];
+}
+
+const minutes = (ms) => (ms === null ? null : Math.round(ms / 600) / 100);
+const share = (part, whole, digits) => (whole === 0 ? null : Math.round((part / whole) * 10 ** digits) / 10 ** digits);
+const time = (value) => Date.parse(value);
+const chronological = (a, b) => time(a.created_at) - time(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The bucket an instant is in: its local date, or its local hour with the offset (an hour the clock repeats is two). */
+function bucketKey(ms, unit, timeZone) {
+	const parts = Object.fromEntries(
+		new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', timeZoneName: 'longOffset' })
+			.formatToParts(new Date(ms))
+			.map((part) => [part.type, part.value]),
+	);
+	const date = `${parts.year}-${parts.month}-${parts.day}`;
+	if (unit === 'day') return date;
+	const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName.replace('GMT', '');
+	return `${date}T${parts.hour}${offset}`;
+}
+
+/** The same key from a bucket item's periodStart (ISO with its offset). */
+const keyOfItem = (item, unit) => (unit === 'day' ? item.periodStart.slice(0, 10) : `${item.periodStart.slice(0, 13)}${item.periodStart.slice(-6)}`);
+
+function emptyFigures() {
+	return {
+		conversations: new Set(),
+		newConversations: 0,
+		customerMessages: 0,
+		botMessages: 0,
+		personMessages: 0,
+		failedMessages: 0,
+		bot: [],
+		person: [],
+		within: 0,
+		decided: 0,
+		waitingAtEnd: 0,
+		longest: null,
+		handOvers: 0,
+		handOversAnswered: 0,
+		toPerson: [],
+		handOversExpired: 0,
+		ratings: 0,
+		scores: [],
+	};
+}
+
+function figuresOf(f, targetMinutes) {
+	const responses = [...f.bot, ...f.person];
+	return {
+		conversationsWithActivity: f.conversations.size,
+		newConversations: f.newConversations,
+		customerMessages: f.customerMessages,
+		botMessages: f.botMessages,
+		personMessages: f.personMessages,
+		failedMessages: f.failedMessages,
+		firstResponses: responses.length,
+		botFirstResponses: f.bot.length,
+		personFirstResponses: f.person.length,
+		firstResponseMedianMinutes: minutes(percentile(responses, 0.5)),
+		firstResponseP90Minutes: minutes(percentile(responses, 0.9)),
+		botFirstResponseMedianMinutes: minutes(percentile(f.bot, 0.5)),
+		botFirstResponseP90Minutes: minutes(percentile(f.bot, 0.9)),
+		personFirstResponseMedianMinutes: minutes(percentile(f.person, 0.5)),
+		personFirstResponseP90Minutes: minutes(percentile(f.person, 0.9)),
+		targetMinutes,
+		answeredWithinTarget: f.within,
+		answeredWithinTargetShare: share(f.within, f.decided, 4),
+		waitingAtEnd: f.waitingAtEnd,
+		longestWaitMinutes: minutes(f.longest),
+		handOvers: f.handOvers,
+		handOversAnswered: f.handOversAnswered,
+		handOverMedianMinutesToPerson: minutes(percentile(f.toPerson, 0.5)),
+		handOversExpired: f.handOversExpired,
+		ratings: f.ratings,
+		ratingsScored: f.scores.length,
+		ratingMean: f.scores.length === 0 ? null : Math.round((f.scores.reduce((a, b) => a + b, 0) / f.scores.length) * 100) / 100,
+	};
+}
+
+/**
+ * The report's figures from the whole workspace.
+ * @param {{ messages: object[], conversations: object[], channels: object[] }} workspace
+ * @param {{ start: number, end: number, timeZone: string, targetMinutes?: number, channelTypes?: string[], groupBy?: 'none'|'day'|'hour' }} period
+ * @returns {{ channels: Map<string, object>, total: object, waiting: object[], buckets: Map<string, object> }}
+ */
+function referenceReport({ messages, conversations, channels }, { start, end, timeZone, targetMinutes = 15, channelTypes, groupBy = 'none' }) {
+	const targetMs = targetMinutes * 60_000;
+	const wanted = (type) => !channelTypes || channelTypes.length === 0 || channelTypes.includes(type);
+	const scopes = { total: emptyFigures(), channels: new Map(), buckets: new Map() };
+	for (const channel of channels) if (wanted(channel.type)) scopes.channels.set(channel.id, emptyFigures());
+	const channelOf = new Map(conversations.map((c) => [c.id, c.channel_id]));
+	const customerOf = new Map(conversations.map((c) => [c.id, c.customer_id]));
+	const unit = groupBy === 'none' ? undefined : groupBy;
+	/** Every figure an event adds to: its channel, the total, its bucket. */
+	const at = (channelId, ms) => {
+		if (!scopes.channels.has(channelId)) scopes.channels.set(channelId, emptyFigures());
+		const list = [scopes.channels.get(channelId), scopes.total];
+		if (unit) {
+			const key = bucketKey(ms, unit, timeZone);
+			if (!scopes.buckets.has(key)) scopes.buckets.set(key, emptyFigures());
+			list.push(scopes.buckets.get(key));
+		}
+		return list;
+	};
+	const inPeriod = (ms) => ms >= start && ms < end;
+
+	// New conversations.
+	for (const conversation of conversations) {
+		if (wanted(conversation.channel) && inPeriod(time(conversation.created_at))) {
+			for (const f of at(conversation.channel_id, time(conversation.created_at))) f.newConversations++;
+		}
+	}
+
+	// The period's messages, per conversation, forwards.
+	const byConversation = new Map();
+	for (const message of messages) {
+		if (!wanted(message.channel) || !inPeriod(time(message.created_at))) continue;
+		if (!byConversation.has(message.conversation_id)) byConversation.set(message.conversation_id, []);
+		byConversation.get(message.conversation_id).push(message);
+	}
+	const waiting = [];
+	for (const [conversationId, list] of byConversation) {
+		list.sort(chronological);
+		let open = null;
+		const handOvers = new Map();
+		for (const message of list) {
+			const ms = time(message.created_at);
+			const kind = kindOf(message);
+			const channelId = message.channel_id;
+			if (kind !== 'note') for (const f of at(channelId, ms)) f.conversations.add(conversationId);
+			const mark = MARK.exec(message.client_request_id ?? '');
+			if (mark && message.from_customer !== true) {
+				const handOver = handOvers.get(mark[2]) ?? { first: message, limitMs: undefined };
+				if (mark[3] !== undefined) handOver.limitMs = Number(mark[3]) * 1000;
+				handOvers.set(mark[2], handOver);
+			}
+			if (kind === 'customer') {
+				for (const f of at(channelId, ms)) f.customerMessages++;
+				if (!open) open = message;
+			} else if (kind === 'rating') {
+				const score = scoreOf(message.content);
+				for (const f of at(channelId, ms)) {
+					f.ratings++;
+					if (score !== undefined) f.scores.push(score);
+				}
+			} else if (kind === 'failed') {
+				for (const f of at(channelId, ms)) f.failedMessages++;
+			} else if (kind === 'bot' || kind === 'person') {
+				for (const f of at(channelId, ms)) f[kind === 'bot' ? 'botMessages' : 'personMessages']++;
+				if (open) {
+					const opened = time(open.created_at);
+					const response = ms - opened;
+					for (const f of at(channelOf.get(conversationId) ?? channelId, opened)) {
+						f[kind].push(response);
+						f.decided++;
+						if (response <= targetMs) f.within++;
+						f.longest = Math.max(f.longest ?? 0, response);
+					}
+					open = null;
+				}
+			}
+		}
+		if (open) {
+			const opened = time(open.created_at);
+			const waited = end - opened;
+			for (const f of at(open.channel_id, opened)) {
+				f.waitingAtEnd++;
+				if (waited > targetMs) f.decided++;
+				f.longest = Math.max(f.longest ?? 0, waited);
+			}
+			waiting.push({ conversationId, channelId: open.channel_id, customerId: customerOf.get(conversationId) ?? null, sinceMs: opened, minutesWaited: minutes(waited) });
+		}
+		for (const { first, limitMs } of handOvers.values()) {
+			const sent = time(first.created_at);
+			const until = sent + (limitMs ?? DEFAULT_LIMIT_MS);
+			const person = list.find((message) => chronological(message, first) > 0 && kindOf(message) === 'person');
+			for (const f of at(first.channel_id, sent)) {
+				f.handOvers++;
+				if (person && time(person.created_at) < until) {
+					f.handOversAnswered++;
+					f.toPerson.push(time(person.created_at) - sent);
+				} else if (until <= end) f.handOversExpired++;
+			}
+		}
+	}
+	waiting.sort((a, b) => a.sinceMs - b.sinceMs);
+	return {
+		channels: new Map([...scopes.channels].map(([id, f]) => [id, figuresOf(f, targetMinutes)])),
+		total: figuresOf(scopes.total, targetMinutes),
+		waiting: waiting.slice(0, WAITING_LISTED),
+		buckets: new Map([...scopes.buckets].map(([key, f]) => [key, figuresOf(f, targetMinutes)])),
+	};
+}
+
+const FIGURES = Object.keys(figuresOf(emptyFigures(), 0));
+
+/** The figures of an output item, without its scope and period fields. */
+const figuresOfItem = (item) => Object.fromEntries(FIGURES.map((field) => [field, item[field]]));
+
+/**
+ * Compares the operation's items with the reference: the same channels, the
+ * same figures everywhere, the same waiting list (order and content), and
+ * every bucket with activity the reference saw (the others all zero).
+ * Returns a list of differences (empty when they agree).
+ */
+function compareWithReference(items, reference, groupBy = 'none') {
+	const differences = [];
+	const same = (what, actual, expected) => {
+		if (JSON.stringify(actual) !== JSON.stringify(expected)) differences.push({ what, actual, expected });
+	};
+	const channelItems = items.filter((item) => item.scope === 'channel');
+	same('channel ids', channelItems.map((item) => item.channelId).sort(), [...reference.channels.keys()].sort());
+	for (const item of channelItems) same(`channel ${item.channelId}`, figuresOfItem(item), reference.channels.get(item.channelId));
+	const [total] = items.filter((item) => item.scope === 'total');
+	same('total', figuresOfItem(total), reference.total);
+	same(
+		'waiting',
+		total.waiting.map((entry) => [entry.conversationId, entry.channelId, entry.customerId, Date.parse(entry.since), entry.minutesWaited]),
+		reference.waiting.map((entry) => [entry.conversationId, entry.channelId, entry.customerId, entry.sinceMs, entry.minutesWaited]),
+	);
+	if (groupBy !== 'none') {
+		const zero = figuresOfItem(Object.fromEntries(FIGURES.map((field) => [field, 0])));
+		const bucketItems = items.filter((item) => item.scope === groupBy);
+		const keys = new Set(bucketItems.map((item) => keyOfItem(item, groupBy)));
+		for (const key of reference.buckets.keys()) if (!keys.has(key)) differences.push({ what: `bucket ${key} missing` });
+		for (const item of bucketItems) {
+			const expected = reference.buckets.get(keyOfItem(item, groupBy));
+			if (expected) same(`bucket ${keyOfItem(item, groupBy)}`, figuresOfItem(item), expected);
+			else {
+				const quiet = figuresOfItem(item);
+				const nonzero = Object.entries(quiet).filter(([field, value]) => value !== null && value !== 0 && field !== 'targetMinutes');
+				if (nonzero.length > 0) differences.push({ what: `bucket ${keyOfItem(item, groupBy)} should be empty`, actual: Object.fromEntries(nonzero), expected: zero });
+			}
+		}
+	}
+	return differences;
+}
+
+module.exports = { referenceReport, compareWithReference, kindOf, scoreOf, bucketKey, FIGURES };
