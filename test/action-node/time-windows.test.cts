@@ -12,7 +12,7 @@ import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
 import { runNode } from '../support/host/action-node.cjs';
-import { api, control, resetStats, stats } from '../support/sandbox.cjs';
+import { api, clearFaults, control, resetStats, setFaults, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { useSandbox } from '../support/suite.cjs';
 
@@ -123,6 +123,20 @@ describe('Message > Get Many with Created After / Created Before', () => {
 		expect((await stats(suite.sb)).requests).toBe(1);
 		counts.emptyWindows = { olderThanAll: oldRequests, newerThanAll: 1 };
 		expect(oldRequests).toBeLessThanOrEqual(1 + Math.ceil(Math.log2(messages.length / PER_PAGE)) + 1);
+	});
+
+	test('20% of requests answered 500 or dropped without an answer: the same records, each once (the pages are read again)', async () => {
+		const [after, before] = [dayStart(2), dayStart(5)];
+		const expected = messages.filter((m) => Date.parse(m.created_at) >= after && Date.parse(m.created_at) < before);
+		await setFaults(suite.sb, { error_rate: 0.1, error_status: 500, reset_rate: 0.1 });
+		let result;
+		try {
+			result = await getMany('message', { filters: { createdAfter: iso(after), createdBefore: iso(before) } });
+		} finally {
+			await clearFaults(suite.sb);
+		}
+		expect(result.status).toBe('success');
+		expect(result.json.map((m) => m.id)).toEqual(expected.map((m) => m.id));
 	});
 
 	test('a wall-clock date is read in the workflow time zone', async () => {
