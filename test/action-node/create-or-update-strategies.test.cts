@@ -7,13 +7,9 @@
  * Each test works in a workspace of its own, so the workspace's size is what
  * the test made it.
  */
-import { createServer } from 'http';
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
-
 import { runNode } from '../support/host/action-node.cjs';
 import type { Credentials, RunResult } from '../support/host/action-node.cjs';
-import { clearFaults, control, resetStats, setFaults, stats } from '../support/sandbox.cjs';
+import { clearFaults, control, resetStats, setFaults, startProxy, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { useSandbox } from '../support/suite.cjs';
 
@@ -210,37 +206,6 @@ describe('what each strategy costs, in requests', () => {
 	});
 });
 
-/**
- * A proxy in front of the sandbox that lets a test act at a chosen moment:
- * `after(request)` runs once the sandbox answered a request, before the node
- * gets the answer.
- */
-async function startProxy(after: (method: string, url: URL) => Promise<void>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-	const target = new URL(suite.sb.base_url);
-	const server: Server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			void (async () => {
-				const url = new URL(req.url ?? '/', target.origin);
-				const headers: Record<string, string> = {};
-				for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers[name] = value;
-				const answer = await fetch(url, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
-				const body = Buffer.from(await answer.arrayBuffer());
-				await after(req.method ?? 'GET', url);
-				res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-				res.end(body);
-			})();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
-
 describe('between the read and the write', () => {
 	const isList = (method: string, url: URL) => method === 'GET' && url.pathname.endsWith('/contacts') && !url.searchParams.has('search');
 
@@ -248,7 +213,7 @@ describe('between the read and the write', () => {
 		const ws = await workspace();
 		await seed(ws, Array.from({ length: 12 }, (_, n) => person(n)));
 		let injected = 0;
-		const proxy = await startProxy(async (method, url) => {
+		const proxy = await startProxy(suite.sb, async (method, url) => {
 			// Right after the node's read of all contacts: someone else creates person 500.
 			if (isList(method, url) && injected++ === 0) await call(ws, 'POST', '/contacts', { ...person(500), company: 'Theirs' });
 		});
@@ -268,7 +233,7 @@ describe('between the read and the write', () => {
 		const ws = await workspace();
 		const [gone, keeper] = await seed(ws, [person(1), { name: 'Keeper', company: 'Keeper Inc' }, ...Array.from({ length: 10 }, (_, n) => person(10 + n))]);
 		let merged = 0;
-		const proxy = await startProxy(async (method, url) => {
+		const proxy = await startProxy(suite.sb, async (method, url) => {
 			if (isList(method, url) && merged++ === 0) await call(ws, 'POST', '/contacts/merge', { primary_id: keeper.id, secondary_id: gone.id });
 		});
 		try {

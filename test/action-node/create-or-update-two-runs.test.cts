@@ -7,13 +7,9 @@
  * executions reach each person while the other is at it. Counted at the
  * sandbox: creates, merges, contacts per person, and `created` outputs.
  */
-import { createServer } from 'http';
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
-
 import { runNode } from '../support/host/action-node.cjs';
 import type { Credentials, RunResult } from '../support/host/action-node.cjs';
-import { clearFaults, control, setFaults } from '../support/sandbox.cjs';
+import { clearFaults, control, setFaults, startProxy } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { useSandbox } from '../support/suite.cjs';
 
@@ -92,33 +88,6 @@ describe.each([['Search Each Row', 'searchEachRow'], ['Read All Contacts First',
 	});
 });
 
-/** A proxy in front of the sandbox; `after` runs once the sandbox answered a request, before the node gets the answer. */
-async function startProxy(after: (method: string, url: URL) => Promise<void>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-	const target = new URL(suite.sb.base_url);
-	const server: Server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			void (async () => {
-				const url = new URL(req.url ?? '/', target.origin);
-				const headers: Record<string, string> = {};
-				for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers[name] = value;
-				const answer = await fetch(url, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
-				const body = Buffer.from(await answer.arrayBuffer());
-				await after(req.method ?? 'GET', url);
-				res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-				res.end(body);
-			})();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
-
 describe('between a row’s email search and its phone search', () => {
 	test.each([['Search Each Row', 'searchEachRow'], ['Read All Contacts First', 'readAll']])(
 		'%s: the contact of its number gets the row’s own email from another row: it is the row’s person, not created again',
@@ -129,7 +98,7 @@ describe('between a row’s email search and its phone search', () => {
 			const createTheirs = async () => await call(ws, 'POST', '/contacts', { name: 'Ingrid Tanaka', phone: '(+39) 055/4069504' });
 			let theirs = strategy === 'readAll' ? undefined : await createTheirs();
 			let updated = 0;
-			const proxy = await startProxy(async (method, url) => {
+			const proxy = await startProxy(suite.sb, async (method, url) => {
 				if (method === 'GET' && url.pathname.endsWith('/contacts') && !url.searchParams.has('search')) theirs ??= await createTheirs();
 				// Right after this row's email search found nothing, that execution's next row adds the email.
 				if (method === 'GET' && url.searchParams.get('search') === email && updated++ === 0) {

@@ -3,6 +3,9 @@
  * only), and helpers for its public API and its control surface (no auth).
  */
 
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
+
 const sandboxModule = require('../../sandbox') as {
 	startSandbox: (options: SandboxOptions) => Promise<Sandbox>;
 };
@@ -131,4 +134,35 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 /** Resolves after `ms`; for letting late retries or duplicates arrive. */
 export function pause(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A proxy in front of the sandbox, to act between two requests of a node:
+ * `after(method, url)` runs once the sandbox answered a request, before the
+ * node gets the answer.
+ */
+export async function startProxy(sb: Sandbox, after: (method: string, url: URL) => Promise<void>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+	const target = new URL(sb.base_url);
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			void (async () => {
+				const url = new URL(req.url ?? '/', target.origin);
+				const headers: Record<string, string> = {};
+				for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers[name] = value;
+				const answer = await fetch(url, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+				const body = Buffer.from(await answer.arrayBuffer());
+				await after(req.method ?? 'GET', url);
+				res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+				res.end(body);
+			})();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }

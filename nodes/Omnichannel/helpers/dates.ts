@@ -5,37 +5,50 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const WALL_CLOCK = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 const DATE_FIX = 'Pick a date, or use an expression that returns a date and time such as 2026-06-01T09:30:00.';
 
-/** Milliseconds that `timeZone` is ahead of UTC at the instant `epochMs`. */
-export function zoneOffset(epochMs: number, timeZone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: 'numeric',
-		day: 'numeric',
-		hour: 'numeric',
-		minute: 'numeric',
-		second: 'numeric',
-	}).formatToParts(new Date(epochMs));
-	const field = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-	const wallClock = Date.UTC(
-		field('year'),
-		field('month') - 1,
-		field('day'),
-		field('hour'),
-		field('minute'),
-		field('second'),
-	);
-	return wallClock - Math.floor(epochMs / 1000) * 1000;
+export interface LocalTime {
+	year: number;
+	month: number;
+	day: number;
+	hour: number;
+	minute: number;
+	second: number;
 }
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+	let formatter = formatters.get(timeZone);
+	if (!formatter) {
+		const parts = { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' } as const;
+		formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', ...parts });
+		formatters.set(timeZone, formatter);
+	}
+	return formatter;
+}
+
+/** The wall clock in `timeZone` at `epochMs`. */
+export function localTime(epochMs: number, timeZone: string): LocalTime {
+	const parts = formatterFor(timeZone).formatToParts(new Date(epochMs));
+	const field = (type: string) => Number(parts.find((part) => part.type === type)?.value);
+	return { year: field('year'), month: field('month'), day: field('day'), hour: field('hour'), minute: field('minute'), second: field('second') };
+}
+
+/** Milliseconds the wall clock `local` is ahead of UTC at `epochMs` (whole seconds). */
+export function offsetOf(local: LocalTime, epochMs: number): number {
+	const wall = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
+	return wall - Math.floor(epochMs / 1000) * 1000;
+}
+
+/** Milliseconds `timeZone` is ahead of UTC at `epochMs`. */
+export const offsetAt = (epochMs: number, timeZone: string): number => offsetOf(localTime(epochMs, timeZone), epochMs);
 
 /** A wall-clock date-time without zone, read in `timeZone`. */
 export function wallClockToEpoch(text: string, timeZone: string): number {
 	const asUtc = Date.parse(`${text.replace(' ', 'T')}Z`);
 	if (Number.isNaN(asUtc)) return NaN;
-	let epoch = asUtc - zoneOffset(asUtc, timeZone);
+	let epoch = asUtc - offsetAt(asUtc, timeZone);
 	// Near a daylight-saving change the first guess can be an hour off.
-	epoch = asUtc - zoneOffset(epoch, timeZone);
+	epoch = asUtc - offsetAt(epoch, timeZone);
 	return epoch;
 }
 

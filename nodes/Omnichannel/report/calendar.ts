@@ -6,55 +6,10 @@
  * time zone offset in use is a multiple of 15 minutes, so the wall clock
  * changes its hour or date only on a 15-minute grid of UTC.
  */
-import { wallClockToEpoch } from '../helpers/dates';
+import { localTime, offsetAt, offsetOf, wallClockToEpoch } from '../helpers/dates';
+import type { LocalTime } from '../helpers/dates';
 
 const QUARTER_HOUR = 15 * 60_000;
-
-export interface LocalTime {
-	year: number;
-	month: number;
-	day: number;
-	hour: number;
-	minute: number;
-	second: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-	let formatter = formatters.get(timeZone);
-	if (!formatter) {
-		formatter = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-			second: 'numeric',
-		});
-		formatters.set(timeZone, formatter);
-	}
-	return formatter;
-}
-
-/** The wall clock in `timeZone` at `epochMs`. */
-export function localTime(epochMs: number, timeZone: string): LocalTime {
-	const parts = formatterFor(timeZone).formatToParts(new Date(epochMs));
-	const field = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-	return { year: field('year'), month: field('month'), day: field('day'), hour: field('hour'), minute: field('minute'), second: field('second') };
-}
-
-/** Milliseconds the zone is ahead of UTC at `epochMs` (whole seconds). */
-export function offsetAt(epochMs: number, timeZone: string): number {
-	return offsetOf(localTime(epochMs, timeZone), epochMs);
-}
-
-function offsetOf(local: LocalTime, epochMs: number): number {
-	const wall = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
-	return wall - Math.floor(epochMs / 1000) * 1000;
-}
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 

@@ -6,10 +6,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { CHANNEL_TYPE_LABELS } from '../../shared/channelTypes';
-import { isDateGiven, toEpochMs } from '../helpers/dates';
+import { isDateGiven, localTime, toEpochMs } from '../helpers/dates';
 import { collection } from '../helpers/parameters';
 import { ItemValidator } from '../helpers/validation';
-import { addDays, addLocalDays, bucketStarts, localTime, startOfDate } from './calendar';
+import { addDays, addLocalDays, bucketStarts, startOfDate } from './calendar';
 import type { BucketUnit } from './calendar';
 
 /** The longest period: 31 days (a month's report; an hour per bucket is 744 items). */
