@@ -6,17 +6,7 @@ import type { ListPage } from './pagination';
 import { apiRequest } from './request';
 import type { OmnichannelContext } from './types';
 
-/**
- * The records of a list inside a time window, reading only the pages that
- * reach into it. Lists come newest first (docs/api-assumptions.md, "Lists and
- * pagination"): messages and contacts by `created_at`, conversations by
- * `updated_at`, each then by `id` descending. So a reader can skip the pages
- * of records newer than the window by a search over page numbers, and stop
- * at the first record older than it. What it costs (docs/operations.md,
- * "Time windows"): the pages that hold the window's records, plus one (the
- * page that shows where it ends), plus the search's pages when newer records
- * fill page 1.
- */
+/** The records of a list inside a time window, reading only the pages that reach into it: lists come newest first (docs/api-assumptions.md, "Lists and pagination"). */
 
 /** Which records a window holds: `afterMs <= time < beforeMs`, on the field the list is ordered by. */
 export interface TimeWindow {
@@ -48,11 +38,7 @@ export interface WindowStats {
 	records: number;
 }
 
-/**
- * Called with each page's accepted records, in the list's order (newest
- * first), one page after the other; the reader waits for it before the next.
- * Return false to stop reading.
- */
+/** Called with each page's accepted records in the list's order, one page after the other; false stops the reading. */
 export type WindowPageHandler<T> = (records: T[]) => boolean | void | Promise<boolean | void>;
 
 const PAGES_IN_FLIGHT = 8;
@@ -67,13 +53,7 @@ interface Position {
 /** Whether `a` comes before `b` in the list's order (newer, or as new with a greater id). */
 const newerThan = (a: Position, b: Position): boolean => a.time > b.time || (a.time === b.time && a.id > b.id);
 
-/**
- * Reads the window's records page by page, handing each page's records to
- * `onPage` in the list's order, each record once (page numbers are not a
- * snapshot: records created meanwhile push older ones down, so a record can
- * come twice; a monotone cursor on the list's order drops the repeats without
- * keeping their ids).
- */
+/** Reads the window page by page, each record once: a monotone cursor on the list's order drops the repeats that paging brings (docs/development/shared-internals.md). */
 export async function readWindow<T extends IDataObject = IDataObject>(
 	this: OmnichannelContext,
 	endpoint: string,
@@ -199,12 +179,7 @@ export async function readWindow<T extends IDataObject = IDataObject>(
 	return stats;
 }
 
-/**
- * Pages certainly left before the window's start, from the density of the
- * last pages read: records are spread unevenly, so the estimate keeps a margin
- * and counts only pages that are surely needed. A page more is asked for only
- * once these are read, so reading rarely goes past the window's end.
- */
+/** Pages certainly left before the window's start, from the density of the last pages read, with a margin: reading rarely goes past the window. */
 function pagesSurelyLeft(recent: Array<{ records: number; newest: number; oldest: number }>, afterMs: number): number {
 	if (recent.length === 0) return 0;
 	const records = recent.reduce((sum, page) => sum + page.records, 0);
@@ -217,15 +192,7 @@ function pagesSurelyLeft(recent: Array<{ records: number; newest: number; oldest
 	return Math.max(0, Math.floor((left - margin) / PER_PAGE_MAX));
 }
 
-/**
- * The smallest page number whose last record is older than `beforeMs`, with
- * that page, by a search over page numbers: interpolation on the pages' times
- * (records spread evenly find it in two or three probes), bisection whenever
- * an interpolated probe did not halve the interval. Page 1 holds only newer
- * records. Undefined when every record is newer (the window is empty).
- * Records created meanwhile only push records down, so the window's first
- * record is never on a page before the one found.
- */
+/** The first page whose last record is older than `beforeMs`, found by interpolation on the pages' times, bisecting when a probe did not halve the interval; undefined when every record is newer. */
 async function searchFirstPage<T extends IDataObject>(
 	first: ListPage<T>,
 	beforeMs: number,
