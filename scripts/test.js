@@ -58,7 +58,9 @@ async function jest(name, args, options) {
 /** The real-n8n files the patterns select, by lane. */
 async function e2eFilesByLane(patterns) {
 	const listFile = path.join(OUT_DIR, 'e2e-files.txt');
-	const status = await run(process.execPath, [JEST, '--selectProjects=e2e', '--listTests', '--testPathIgnorePatterns=/test/compat/', ...patterns], { log: listFile });
+	// The patterns follow a flag without a value: after an array option (--selectProjects, --testPathIgnorePatterns) Jest's
+	// argument parser would take them as more of its values, and list every file but the ones asked for.
+	const status = await run(process.execPath, [JEST, '--selectProjects=e2e', '--testPathIgnorePatterns=/test/compat/', '--listTests', ...patterns], { log: listFile });
 	if (status !== 0) throw new Error(`jest --listTests failed: ${fs.readFileSync(listFile, 'utf8').slice(-2000)}`);
 	const files = fs
 		.readFileSync(listFile, 'utf8')
