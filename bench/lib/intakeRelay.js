@@ -60,23 +60,30 @@ async function startRelay(targetPorts) {
 		request.on('end', () => {
 			const body = Buffer.concat(chunks);
 			const options = { host: '127.0.0.1', port: nextPort(), method: request.method, path: request.url, headers: forwardable(request.headers), agent };
-			const upstream = http.request(options, (answer) => {
-				const parts = [];
-				answer.on('data', (part) => parts.push(part));
-				answer.on('end', () => {
-					response.writeHead(answer.statusCode, forwardable(answer.headers));
-					response.end(Buffer.concat(parts));
-					settle(body, answer.statusCode, request.url, arrivedAt);
-				});
-			});
-			upstream.on('error', () => {
-				response.writeHead(502);
-				response.end();
-				settle(body, 502, request.url, arrivedAt);
-			});
-			upstream.end(body);
+			forward(options, body, response, () => settle(body, 502, request.url, arrivedAt), (status) => settle(body, status, request.url, arrivedAt));
 		});
 	});
+
+	// A kept-alive connection n8n closed just as the relay reused it is sent once more, as Node's docs advise any
+	// keep-alive client to do; any other failure to reach n8n is answered 502.
+	const forward = (options, body, response, failed, answered, again = true) => {
+		const upstream = http.request(options, (answer) => {
+			const parts = [];
+			answer.on('data', (part) => parts.push(part));
+			answer.on('end', () => {
+				response.writeHead(answer.statusCode, forwardable(answer.headers));
+				response.end(Buffer.concat(parts));
+				answered(answer.statusCode);
+			});
+		});
+		upstream.on('error', (error) => {
+			if (again && upstream.reusedSocket && error.code === 'ECONNRESET') return forward(options, body, response, failed, answered, false);
+			response.writeHead(502);
+			response.end();
+			failed();
+		});
+		upstream.end(body);
+	};
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 
 	return {
