@@ -9,7 +9,7 @@
  */
 import { runNode } from '../support/host/action-node.cjs';
 import type { Credentials, RunResult } from '../support/host/action-node.cjs';
-import { clearFaults, control, resetStats, setFaults, startProxy, stats } from '../support/sandbox.cjs';
+import { allContacts, api, clearFaults, control, newWorkspace, resetStats, setFaults, startProxy, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
 import { useSandbox } from '../support/suite.cjs';
 
@@ -19,33 +19,10 @@ interface Workspace extends Credentials {
 	app_id: string;
 }
 
-/** An empty workspace with a key of its own. */
-async function workspace(): Promise<Workspace> {
-	const { app_id } = (await control(suite.sb, 'POST', '/workspaces', {})) as { app_id: string };
-	const { key } = (await control(suite.sb, 'POST', '/keys', { app_id, mode: 'test' })) as { key: string };
-	return { app_id, baseUrl: suite.sb.base_url, apiKey: key };
-}
+const workspace = async (): Promise<Workspace> => await newWorkspace(suite.sb);
 
-async function call(ws: Credentials, method: string, path: string, body?: unknown): Promise<Json> {
-	const response = await fetch(`${suite.sb.base_url}${path}`, {
-		method,
-		headers: { Authorization: `Bearer ${ws.apiKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-	return JSON.parse(text) as Json;
-}
-
-/** Every contact of the workspace. */
-async function contactsOf(ws: Credentials): Promise<Json[]> {
-	const all: Json[] = [];
-	for (let page = 1; ; page++) {
-		const body = await call(ws, 'GET', `/contacts?per_page=500&page=${page}`);
-		all.push(...(body.data as Json[]));
-		if (!body.has_next) return all;
-	}
-}
+const call = async (ws: Credentials, method: string, path: string, body?: unknown): Promise<Json> => await api(suite.sb, method, path, body, ws.apiKey);
+const contactsOf = async (ws: Credentials): Promise<Json[]> => await allContacts(suite.sb, ws.apiKey);
 
 async function seed(ws: Credentials, contacts: Json[]): Promise<Json[]> {
 	const created: Json[] = [];

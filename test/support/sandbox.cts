@@ -115,6 +115,23 @@ export async function messagesOf(sb: Sandbox, conversationId: string): Promise<J
 	}
 }
 
+/** An empty workspace with a key of its own, so that its statistics are the caller's alone. */
+export async function newWorkspace(sb: Sandbox): Promise<{ app_id: string; baseUrl: string; apiKey: string }> {
+	const { app_id } = (await control(sb, 'POST', '/workspaces', {})) as { app_id: string };
+	const { key } = (await control(sb, 'POST', '/keys', { app_id, mode: 'test' })) as { key: string };
+	return { app_id, baseUrl: sb.base_url, apiKey: key };
+}
+
+/** Every contact of the workspace a key belongs to, through the public API. */
+export async function allContacts(sb: Sandbox, key = sb.key): Promise<Json[]> {
+	const all: Json[] = [];
+	for (let page = 1; ; page++) {
+		const body = await api(sb, 'GET', `/contacts?per_page=500&page=${page}`, undefined, key);
+		all.push(...body.data);
+		if (!body.has_next) return all;
+	}
+}
+
 /** The webhook deliveries the sandbox attempted so far. */
 export async function deliveries(sb: Sandbox): Promise<DeliveryAttempt[]> {
 	return (await control(sb, 'GET', '/deliveries')) as DeliveryAttempt[];

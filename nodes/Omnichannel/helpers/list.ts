@@ -68,3 +68,11 @@ export function timeWindow(
 	}
 	return window;
 }
+
+/** The window of a Get Many's Created After / Created Before filters (`createdWindowFilters`). */
+export function createdWindow(context: IExecuteFunctions, validator: ItemValidator, filters: IDataObject): TimeWindow {
+	return timeWindow(context, validator, 'created_at', {
+		after: { field: 'Created After', value: filters.createdAfter },
+		before: { field: 'Created Before', value: filters.createdBefore },
+	});
+}

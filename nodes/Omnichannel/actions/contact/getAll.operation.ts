@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LEAD_STATUSES, leadStatusOptions } from '../../../shared/leadStatuses';
 import { optionalString } from '../../../shared/parameterValues';
-import { listCall, timeWindow } from '../../helpers/list';
+import { createdWindow, listCall } from '../../helpers/list';
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { ItemValidator } from '../../helpers/validation';
@@ -42,10 +42,7 @@ export const description = updateDisplayOptions(
 export const execute: OperationExecute = async function (itemIndex, run) {
 	const validator = new ItemValidator(this.getNode(), itemIndex);
 	const filters = collection(this, itemIndex, 'filters');
-	const window = timeWindow(this, validator, 'created_at', {
-		after: { field: 'Created After', value: filters.createdAfter },
-		before: { field: 'Created Before', value: filters.createdBefore },
-	});
+	const window = createdWindow(this, validator, filters);
 	const qs: IDataObject = {};
 	const search = optionalString(filters.search);
 	if (search) qs.search = search;

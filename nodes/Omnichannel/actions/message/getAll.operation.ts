@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalId } from '../../../shared/parameterValues';
 import { conversationLocator } from '../../../shared/resourceLocators';
-import { listCall, timeWindow } from '../../helpers/list';
+import { createdWindow, listCall } from '../../helpers/list';
 import { collection } from '../../helpers/parameters';
 import { simplifyProperty } from '../../helpers/simplify';
 import { createdWindowFilters, filtersCollection, returnAllOrLimit } from '../../helpers/descriptions';
@@ -39,10 +39,7 @@ export const description = updateDisplayOptions(
 export const execute: OperationExecute = async function (itemIndex, run) {
 	const validator = new ItemValidator(this.getNode(), itemIndex);
 	const filters = collection(this, itemIndex, 'filters');
-	const window = timeWindow(this, validator, 'created_at', {
-		after: { field: 'Created After', value: filters.createdAfter },
-		before: { field: 'Created Before', value: filters.createdBefore },
-	});
+	const window = createdWindow(this, validator, filters);
 	const qs: IDataObject = {};
 	const conversationId = optionalId(filters.conversationId);
 	if (conversationId) qs.conversation_id = conversationId;
