@@ -2,7 +2,7 @@ import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_HAND_OVER_HOURS, MAX_HAND_OVER_HOURS } from '../../shared/handOverToPerson';
 import { positiveAtMost } from './option';
-import type { TriggerOption } from './option';
+import type { OptionValues, TriggerOption } from './option';
 
 const description: INodeProperties = {
 	displayName: 'Hand-Over Limit (Hours)',
@@ -19,6 +19,9 @@ export function handOverLimitHoursOf(node: INode, options: IDataObject, itemInde
 	if (value === undefined) return DEFAULT_HAND_OVER_HOURS;
 	return positiveAtMost(node, value, 'Hand-Over Limit (Hours)', 'hours', MAX_HAND_OVER_HOURS, itemIndex);
 }
+
+/** The limit among the values the step read: always a number, its default when the option was not added. */
+export const handOverLimitHoursIn = (values: OptionValues): number => values[description.name] as number;
 
 /** Step Aside for a Person reads it (stepAside.ts); it has no effect of its own. */
 export const handOverLimit: TriggerOption<number> = { description, read: handOverLimitHoursOf };

@@ -3,8 +3,9 @@ import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { timeOf } from '../../shared/conversation';
 import type { ConversationMessage } from '../../shared/conversation';
-import { DEFAULT_HAND_OVER_HOURS, expiredHandOverItem, handOverAnsweredHint, handOverVerdict, handOverWaitingHint, keepEndedHandOver } from '../../shared/handOverToPerson';
+import { expiredHandOverItem, handOverAnsweredHint, handOverVerdict, handOverWaitingHint, keepEndedHandOver } from '../../shared/handOverToPerson';
 import { messageAuthor } from '../../shared/messageAuthors';
+import { handOverLimitHoursIn } from './handOverLimit';
 import { positiveAtMost } from './option';
 import type { StepVerdict, TriggerOption } from './option';
 
@@ -45,8 +46,7 @@ export const stepAside: TriggerOption<number> = {
 	read: stepAsideMinutesOf,
 	readsConversation: true,
 	check: ({ context, message, latest, values }, minutes): StepVerdict => {
-		const limitHours = typeof values.handOverLimitHours === 'number' ? values.handOverLimitHours : DEFAULT_HAND_OVER_HOURS;
-		const verdict = handOverVerdict(message, latest, limitHours);
+		const verdict = handOverVerdict(message, latest, handOverLimitHoursIn(values));
 		if (verdict.kind === 'waiting') return { stop: handOverWaitingHint(message, verdict, minutes) };
 		const person = personAnswering(message, latest, minutes);
 		if (person) return { stop: verdict.kind === 'answered' ? handOverAnsweredHint(message, verdict, person, minutes) : stepAsideHint(message, person, minutes) };
