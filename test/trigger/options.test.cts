@@ -4,7 +4,10 @@
  * the number (Step Aside for a Person showed `15.0`, the minutes only in its
  * tooltip).
  */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import { TRIGGER_OPTIONS } from '../../nodes/OmnichannelTrigger/options';
+import { customerMessageStep } from '../../nodes/OmnichannelTrigger/step/customerMessage';
 
 const numbers = TRIGGER_OPTIONS.map((option) => option.description).filter((description) => description.type === 'number');
 
@@ -14,4 +17,19 @@ test('there are number options to check', () => {
 
 test.each(numbers.map((description) => [description.displayName, description]))('%s says its unit in its label or hint', (_name, description) => {
 	expect(`${description.displayName} | ${String(description.hint ?? '')}`).toMatch(/\b(seconds|minutes|hours)\b/i);
+});
+
+describe('a message event without its conversation id', () => {
+	const context = { getNode: () => ({ name: 'Trigger', credentials: { omnichannelApi: { id: 'c1', name: 'API' } } }) } as unknown as IExecuteFunctions;
+	const message = { id: 'msg_1' };
+
+	test('the error names the options that are on, from their panel names', async () => {
+		await expect(customerMessageStep(context, message, { stepAsideMinutes: 15 }, 0)).rejects.toMatchObject({
+			message: 'The message event has no message id or conversation id',
+			description: expect.stringMatching(/^'Step Aside for a Person' needs both,.*Remove the option for/),
+		});
+		await expect(customerMessageStep(context, message, { burstQuietSeconds: 5, stepAsideMinutes: 15 }, 0)).rejects.toMatchObject({
+			description: expect.stringMatching(/^'Answer a Burst Once' and 'Step Aside for a Person' need both,.*Remove the options for/),
+		});
+	});
 });

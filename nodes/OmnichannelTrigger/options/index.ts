@@ -45,15 +45,18 @@ export function deliveryOptions(context: IWebhookFunctions): OptionValues {
 export const conversationReaders = (values: OptionValues): Array<TriggerOption<unknown>> =>
 	TRIGGER_OPTIONS.filter((option) => option.readsConversation === true && isOn(option, values));
 
-const quoted = (names: string[]): string =>
-	names.length === 1 ? `'${names[0]}'` : `${names.slice(0, -1).map((name) => `'${name}'`).join(', ')} and '${names[names.length - 1]}'`;
+/** The options' names as the panel shows them, quoted: 'A', 'B' and 'C'. */
+export function quotedNames(options: ReadonlyArray<TriggerOption<unknown>>): string {
+	const names = options.map((option) => `'${option.description.displayName}'`);
+	return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
 
 /** The options that read the conversation need the API credential, which manual registration does not need otherwise. */
 export function requireApiCredential(node: INode, itemIndex?: number): void {
 	if (node.credentials?.omnichannelApi !== undefined) return;
-	const names = TRIGGER_OPTIONS.filter((option) => option.readsConversation === true).map((option) => option.description.displayName);
-	const one = names.length === 1;
-	throw new NodeOperationError(node, `${quoted(names)} ${one ? 'needs' : 'need'} an Omnichannel API credential`, {
+	const readers = TRIGGER_OPTIONS.filter((option) => option.readsConversation === true);
+	const one = readers.length === 1;
+	throw new NodeOperationError(node, `${quotedNames(readers)} ${one ? 'needs' : 'need'} an Omnichannel API credential`, {
 		itemIndex,
 		description: `${one ? 'It reads' : 'They read'} the conversation's latest messages (scope messages:read). Select or create an Omnichannel API credential in the node, or remove the ${one ? 'option' : 'options'}.`,
 	});

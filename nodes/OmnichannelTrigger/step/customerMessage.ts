@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readRecentMessages } from '../../shared/conversation';
 import type { ConversationMessage } from '../../shared/conversation';
-import { conversationReaders, decideCustomerMessage, requireApiCredential, waitBeforeRead } from '../options';
+import { conversationReaders, decideCustomerMessage, quotedNames, requireApiCredential, waitBeforeRead } from '../options';
 import type { OptionValues } from '../options';
 
 export type CustomerMessageOutcome = { continue: true; fields?: Map<string, IDataObject> } | { continue: false; hint: string };
@@ -17,13 +17,15 @@ export async function customerMessageStep(
 	/** How long the delivery was already held (common/quietHold.ts). */
 	heldMs = 0,
 ): Promise<CustomerMessageOutcome> {
-	if (conversationReaders(values).length === 0) return { continue: true };
+	const readers = conversationReaders(values);
+	if (readers.length === 0) return { continue: true };
 	const node = context.getNode();
 	requireApiCredential(node, itemIndex);
 	if (typeof message.id !== 'string' || typeof message.conversation_id !== 'string') {
+		const one = readers.length === 1;
 		throw new NodeOperationError(node, 'The message event has no message id or conversation id', {
 			itemIndex,
-			description: 'Answer a Burst Once and Step Aside need both, as every message.created event of the service carries them. Remove the options for events of another shape.',
+			description: `${quotedNames(readers)} ${one ? 'needs' : 'need'} both, as every message.created event of the service carries them. Remove ${one ? 'the option' : 'the options'} for events of another shape.`,
 		});
 	}
 	await waitBeforeRead(context, values, itemIndex, heldMs);
