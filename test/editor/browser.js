@@ -6,13 +6,17 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
-const { ensureChromium } = require('./chromium');
+const { SETUP_TIMEOUT_MS: N8N_SETUP_TIMEOUT_MS } = require('../support/n8n/context');
+const { ensureChromium, INSTALL_TIMEOUT_MS } = require('./chromium');
 
 const REPO_ROOT = path.join(__dirname, '..', '..');
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results', 'browser');
 const DOCS_DIR = path.join(REPO_ROOT, 'docs');
 /** Set to 1 to refresh the README's screenshots in docs/ from this run. */
 const UPDATE_DOCS = process.env.OMNICHANNEL_DOCS_SCREENSHOTS === '1';
+
+/** A browser suite's set-up on a bare machine: Chromium from apt, then the n8n its context installs. */
+const SETUP_TIMEOUT_MS = INSTALL_TIMEOUT_MS + N8N_SETUP_TIMEOUT_MS;
 
 const VIEWPORT = { width: 1280, height: 800 };
 const ACTION_TIMEOUT_MS = 30_000;
@@ -86,4 +90,4 @@ async function withFailureScreenshot(page, name, fn) {
 	}
 }
 
-module.exports = { launchBrowser, screenshot, withFailureScreenshot, VIEWPORT };
+module.exports = { launchBrowser, screenshot, withFailureScreenshot, SETUP_TIMEOUT_MS, VIEWPORT };

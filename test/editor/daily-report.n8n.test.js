@@ -5,15 +5,12 @@
 // sandboxed iframe of the sanitized HTML). The report is there, every
 // channel and the bars with it. Its screenshot is the README's
 // (OMNICHANNEL_DOCS_SCREENSHOTS=1 copies it into docs/).
-const { omnichannelCredential, waitFor } = require('../../harness');
+const { omnichannelCredential, sandboxClient, waitFor } = require('../../harness');
 const { DEMO_CREDENTIAL, EXAMPLE_IDS, loadExamples, seedRecentActivity } = require('../../harness/demo');
-const { sandboxClient } = require('../../sandbox/client');
 const { openContext } = require('../support/n8n/context');
-const { launchBrowser, screenshot, withFailureScreenshot } = require('./browser');
-const { INSTALL_TIMEOUT_MS } = require('./chromium');
+const { launchBrowser, screenshot, SETUP_TIMEOUT_MS, withFailureScreenshot } = require('./browser');
 const { Editor } = require('./editor');
 
-const SETUP_TIMEOUT_MS = INSTALL_TIMEOUT_MS + 25 * 60 * 1000;
 const STEP_TIMEOUT_MS = 120_000;
 const SHOW_NODE = 'Show the report';
 

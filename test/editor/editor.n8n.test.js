@@ -7,13 +7,10 @@
 // copies them into docs/).
 const { omnichannelCredential, sandboxClient, waitFor } = require('../../harness');
 const { openContext } = require('../support/n8n/context');
-const { launchBrowser, screenshot, withFailureScreenshot } = require('./browser');
-const { INSTALL_TIMEOUT_MS } = require('./chromium');
+const { launchBrowser, screenshot, SETUP_TIMEOUT_MS, withFailureScreenshot } = require('./browser');
 const { Editor } = require('./editor');
 const expected = require('./expected');
 
-/** Cold machine: Chromium from apt, then n8n into the harness cache (about 4 minutes). */
-const SETUP_TIMEOUT_MS = INSTALL_TIMEOUT_MS + 25 * 60 * 1000;
 const STEP_TIMEOUT_MS = 90_000;
 /** A seeded company: the API's search matches it, names and e-mails do not. */
 const COMPANY_SEARCH = 'Northwind';

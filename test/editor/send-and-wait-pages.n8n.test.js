@@ -9,12 +9,10 @@
 const { omnichannelCredential, sandboxClient } = require('../../harness');
 const { openContext } = require('../support/n8n/context');
 const { FLOWS, allWorkflows, conversationDriver } = require('../action-node/send-and-wait-support');
-const { launchBrowser, screenshot, withFailureScreenshot, VIEWPORT } = require('./browser');
-const { INSTALL_TIMEOUT_MS } = require('./chromium');
+const { launchBrowser, screenshot, SETUP_TIMEOUT_MS, withFailureScreenshot, VIEWPORT } = require('./browser');
 const { Editor } = require('./editor');
 const expected = require('./expected');
 
-const SETUP_TIMEOUT_MS = INSTALL_TIMEOUT_MS + 25 * 60 * 1000;
 const STEP_TIMEOUT_MS = 90_000;
 const PHONE = { width: 390, height: 844 };
 
