@@ -19,7 +19,7 @@ import {
 import type { ConversationMessage } from '../../nodes/shared/conversation';
 import { messageAuthor } from '../../nodes/shared/messageAuthors';
 import { HAND_OVER_NOTE_MARK, turnOf } from '../../nodes/OmnichannelChatMemory/turns';
-import { handOverLimit, handOverLimitHoursOf } from '../../nodes/OmnichannelTrigger/options/handOverLimit';
+import { handOverLimitHoursOf } from '../../nodes/OmnichannelTrigger/options/handOverLimit';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, 0) + minute * 60_000).toISOString();
 const EPISODE = 'a1b2c3d4e5f60718';
@@ -146,8 +146,6 @@ describe('where a hand-over stands for a customer message (Step Aside)', () => {
 
 	test('the limit is 24 hours unless set', () => {
 		expect(handOverLimitHoursOf({ name: 'Trigger' } as never, {})).toBe(24);
-		// The panel's default is a literal (n8n's lint reads it); it is the same limit.
-		expect(handOverLimit.description.default).toBe(24);
 		expect(handOverLimitHoursOf({ name: 'Trigger' } as never, { handOverLimitHours: 0.5 })).toBe(0.5);
 	});
 });

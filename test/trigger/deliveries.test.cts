@@ -155,22 +155,26 @@ test('forged, tampered, stale, unsigned, replayed and malformed deliveries start
 
 	const tamperedBody = Buffer.from(captured.rawBody.toString('utf8').replace('Hello', 'Hellp'));
 	const otherSecret = `whsec_${randomBytes(32).toString('base64')}`;
-	const refusals: Array<[string, Promise<Sent>, number]> = [
-		['tampered body', send(url, headersOf(captured), tamperedBody), 401],
-		['forged signature', send(url, headersOf(captured, { 'x-service-webhook-signature': `v1,${randomBytes(32).toString('base64')}` }), captured.rawBody), 401],
-		['signed with another secret', sendCopy(url, freshCopy(captured, otherSecret)), 401],
-		['id changed after signing', send(url, headersOf(captured, { 'x-service-webhook-id': `${id}x` }), captured.rawBody), 401],
-		['timestamp changed after signing', send(url, headersOf(captured, { 'x-service-webhook-timestamp': String(Number(timestamp) + 1) }), captured.rawBody), 401],
-		['stale, correctly signed', send(url, freshCopy(captured, secret, now() - 301).headers, captured.rawBody), 401],
-		['from the future, correctly signed', send(url, freshCopy(captured, secret, now() + 301).headers, captured.rawBody), 401],
-		['unsigned', send(url, headersOf(captured, { 'x-service-webhook-signature': undefined }), captured.rawBody), 401],
-		['no timestamp', send(url, headersOf(captured, { 'x-service-webhook-timestamp': undefined }), captured.rawBody), 401],
-		['no event id', send(url, headersOf(captured, { 'x-service-webhook-id': undefined }), captured.rawBody), 401],
-		['unknown signature version', send(url, headersOf(captured, { 'x-service-webhook-signature': captured.headers['x-service-webhook-signature'].replace('v1,', 'v0,') }), captured.rawBody), 401],
+	// Each refusal says why, as the README's troubleshooting quotes it.
+	const NO_MATCH = 'no matching signature';
+	const STALE = 'stale timestamp';
+	const MISSING = 'missing headers';
+	const refusals: Array<[string, Promise<Sent>, number, string]> = [
+		['tampered body', send(url, headersOf(captured), tamperedBody), 401, NO_MATCH],
+		['forged signature', send(url, headersOf(captured, { 'x-service-webhook-signature': `v1,${randomBytes(32).toString('base64')}` }), captured.rawBody), 401, NO_MATCH],
+		['signed with another secret', sendCopy(url, freshCopy(captured, otherSecret)), 401, NO_MATCH],
+		['id changed after signing', send(url, headersOf(captured, { 'x-service-webhook-id': `${id}x` }), captured.rawBody), 401, NO_MATCH],
+		['timestamp changed after signing', send(url, headersOf(captured, { 'x-service-webhook-timestamp': String(Number(timestamp) + 1) }), captured.rawBody), 401, NO_MATCH],
+		['stale, correctly signed', send(url, freshCopy(captured, secret, now() - 301).headers, captured.rawBody), 401, STALE],
+		['from the future, correctly signed', send(url, freshCopy(captured, secret, now() + 301).headers, captured.rawBody), 401, STALE],
+		['unsigned', send(url, headersOf(captured, { 'x-service-webhook-signature': undefined }), captured.rawBody), 401, MISSING],
+		['no timestamp', send(url, headersOf(captured, { 'x-service-webhook-timestamp': undefined }), captured.rawBody), 401, MISSING],
+		['no event id', send(url, headersOf(captured, { 'x-service-webhook-id': undefined }), captured.rawBody), 401, MISSING],
+		['unknown signature version', send(url, headersOf(captured, { 'x-service-webhook-signature': captured.headers['x-service-webhook-signature'].replace('v1,', 'v0,') }), captured.rawBody), 401, NO_MATCH],
 	];
-	for (const [name, sent, status] of refusals) {
+	for (const [name, sent, status, error] of refusals) {
 		const answer = await sent;
-		expect({ name, status: answer.status }).toEqual({ name, status });
+		expect({ name, status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual({ name, status, body: { error } });
 		expect(answer.body).not.toContain(secret.slice('whsec_'.length, 20));
 	}
 
@@ -435,6 +439,12 @@ test('manual registration verifies with the pasted secret and passes only the ch
 	await createContact(world, 'Grace Hopper');
 	const attempts = await settledAttempts(host, 3);
 	expect(attempts[2].status).toBe(401);
+	expect(host.executions).toHaveLength(1);
+
+	// A secret that is not one (not whsec_ and base64): nothing can verify, and the answer says so.
+	host.useSigningSecret('whsec_not base64!');
+	const answer = await send(host.url('production'), { 'content-type': 'application/json' }, '{}');
+	expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual({ status: 401, body: { error: 'no signing secret' } });
 	expect(host.executions).toHaveLength(1);
 });
 
