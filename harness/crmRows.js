@@ -208,4 +208,17 @@ function countByShape(people, contacts, outputs) {
 	return byShape;
 }
 
-module.exports = { crmRows, countPeople, upsertParameters, syncRows, syncPerson, letterTag, twoRunsOfPeople, countByShape, SHAPES };
+/**
+ * The outputs whose `_upsert.matchedBy` breaks its definition
+ * (docs/operations.md): `null` exactly for `created`, otherwise a field the
+ * row itself carries (Email Then Phone). `rows[i]` is the row of
+ * `outputs[i]`; each mistake is `{ row, email, phone, action, matchedBy }`.
+ */
+function matchedByMistakes(rows, outputs) {
+	const has = (value) => typeof value === 'string' && value.trim() !== '';
+	return outputs
+		.map((json, index) => ({ row: index, email: has(rows[index].email), phone: has(rows[index].phone), action: json._upsert?.action, matchedBy: json._upsert?.matchedBy }))
+		.filter(({ email, phone, action, matchedBy }) => (action === 'created' ? matchedBy !== null : !((matchedBy === 'email' && email) || (matchedBy === 'phone' && phone))));
+}
+
+module.exports = { crmRows, countPeople, upsertParameters, syncRows, syncPerson, letterTag, twoRunsOfPeople, countByShape, matchedByMistakes, SHAPES };

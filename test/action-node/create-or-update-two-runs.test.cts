@@ -14,9 +14,10 @@ import type { Json } from '../support/sandbox.cjs';
 import { useSandbox } from '../support/suite.cjs';
 
 type Counts = { people: number; contacts: number; created: number };
-const { twoRunsOfPeople, countByShape, SHAPES } = require('../../harness/crmRows') as {
+const { twoRunsOfPeople, countByShape, matchedByMistakes, SHAPES } = require('../../harness/crmRows') as {
 	twoRunsOfPeople: (options: { perShape?: number; tag: string; area?: number }) => { people: Array<{ name: string; shape: string }>; runs: Json[][] };
 	countByShape: (people: Array<{ name: string; shape: string }>, contacts: Json[], outputs: Json[]) => Record<string, Counts>;
+	matchedByMistakes: (rows: Json[], outputs: Json[]) => Json[];
 	SHAPES: Record<string, unknown>;
 };
 
@@ -63,6 +64,7 @@ describe.each([['Search Each Row', 'searchEachRow'], ['Read All Contacts First',
 		// None was created twice and merged afterwards: nothing was merged.
 		expect(results.flatMap((result) => result.json.flatMap((json) => upsertOf(json).merged ?? []))).toEqual([]);
 		expect(contacts).toHaveLength(people.length);
+		expect(runs.flatMap((rows, run) => matchedByMistakes(rows, results[run].json))).toEqual([]);
 	});
 });
 
@@ -109,8 +111,8 @@ describe('rows of one person that share no field, linked by a third row of the r
 		const result = await execute(ws, strategy, rows);
 		expect(result.status).toBe('success');
 		expect(result.json.map((json) => upsertOf(json).action)).toEqual(['created', 'updated', 'unchanged']);
-		// The row with only the number found the contact by the email its person's other rows carry.
-		expect(upsertOf(result.json[1]).matchedBy).toBe('email');
+		// The row with only the number found the contact by the email of its person's other rows: it says its own field.
+		expect(result.json.map((json) => upsertOf(json).matchedBy)).toEqual([null, 'phone', 'email']);
 		expect(result.json.flatMap((json) => upsertOf(json).merged ?? [])).toEqual([]);
 		const contacts = await contactsOf(ws);
 		expect(contacts.map(({ email, phone }) => ({ email, phone }))).toEqual([{ email: 'beatriz.bianchi@example.com', phone: '0341 675 918' }]);

@@ -21,7 +21,7 @@
 const crypto = require('crypto');
 
 const { waitFor, workflows: w } = require('../../harness');
-const { crmRows, countPeople, upsertParameters, syncRows, letterTag, twoRunsOfPeople, countByShape } = require('../../harness/crmRows');
+const { crmRows, countPeople, upsertParameters, syncRows, letterTag, twoRunsOfPeople, countByShape, matchedByMistakes } = require('../../harness/crmRows');
 const { openContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const TEST_TIMEOUT_MS = 8 * 60 * 1000;
@@ -111,6 +111,8 @@ describe('Contact > Create or Update in n8n: once per person', () => {
 			expect(outputs).toHaveLength(1000);
 			expect(counts).toEqual({ contacts: 800, people: 800, duplicates: 0 });
 			expect(actions(outputs).created).toBe(800);
+			// Among the 200 repeats, rows with the phone only, found through their person's email: each says the field it carries.
+			expect(matchedByMistakes(rows, outputs)).toEqual([]);
 		},
 		TEST_TIMEOUT_MS,
 	);
@@ -130,6 +132,7 @@ describe('Contact > Create or Update in n8n: once per person', () => {
 			console.log(`create-or-update: two runs at once: ${JSON.stringify(summary.twoRuns)}`);
 			expect(counts).toEqual({ contacts: 400, people: 400, duplicates: 0 });
 			expect(actions([...a, ...b]).created).toBe(400);
+			expect([...matchedByMistakes(first, a), ...matchedByMistakes(second, b)]).toEqual([]);
 		},
 		TEST_TIMEOUT_MS,
 	);
@@ -151,6 +154,7 @@ describe('Contact > Create or Update in n8n: once per person', () => {
 			console.log(`create-or-update: two executions, by shape: ${JSON.stringify(byShape)}`);
 			for (const counts of Object.values(byShape)) expect(counts).toEqual({ people: counts.people, contacts: counts.people, created: counts.people });
 			expect(outputs.flat().flatMap((json) => json._upsert.merged ?? [])).toEqual([]);
+			expect(runs.flatMap((rows, run) => matchedByMistakes(rows, outputs[run]))).toEqual([]);
 		},
 		TEST_TIMEOUT_MS,
 	);
@@ -254,6 +258,8 @@ describe('Contact > Create or Update in n8n: once per person', () => {
 			expect(counts).toEqual({ contacts: 40, people: 40, duplicates: 0 });
 			// A row whose contact was merged into the one kept says updated: created counts new people.
 			expect(actions([...form, ...sheet]).created).toBe(40);
+			// A merged row's matchedBy comes from the check after the run: still a field of the row itself.
+			expect([...matchedByMistakes(people, form), ...matchedByMistakes(people, sheet)]).toEqual([]);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -225,6 +225,48 @@ describe.each(STRATEGIES)('once per person (Find Contacts By: %s)', (strategy) =
 	});
 });
 
+describe.each(STRATEGIES)('matchedBy names a field of the row itself (Find Contacts By: %s)', (strategy) => {
+	/** One person's rows, each with the fields it carries, run in one execution; `before` is the contact the workspace holds first. */
+	async function matchedBy(fields: Array<'both' | 'email' | 'phone'>, before?: 'both' | 'phone'): Promise<Array<string | null>> {
+		const tag = newTag();
+		const digits = String(1_000_000 + (++tagCounter * 7919) % 9_000_000);
+		const person = { email: `mixed-${tag}@example.com`, phone: `+49 40 ${digits}`, name: `Mixed ${tag}` };
+		if (before) await api(suite.sb, 'POST', '/contacts', { name: person.name, phone: person.phone, ...(before === 'both' && { email: person.email }) });
+		// Other writings of the same values, as a sheet has them.
+		const rows = fields.map((carries, index) => ({
+			name: person.name,
+			...(carries !== 'phone' && { email: index % 2 ? person.email.toUpperCase() : person.email }),
+			...(carries !== 'email' && { phone: index % 2 ? `(040) ${digits}` : `0049 40 ${digits}` }),
+		}));
+		const result = await run(fromRow('emailThenPhone', { strategy }), rows);
+		expect(result.status).toBe('success');
+		const stored = (await api(suite.sb, 'GET', `/contacts?per_page=500&search=${encodeURIComponent(tag)}`)).data as Json[];
+		expect(stored).toHaveLength(1);
+		expect(new Set(result.json.map((json) => json.id))).toEqual(new Set([stored[0].id]));
+		return result.json.map((json) => upsert(json).matchedBy);
+	}
+
+	test('both, then phone only, then email only, into an empty workspace: null, phone, email', async () => {
+		expect(await matchedBy(['both', 'phone', 'email'])).toEqual([null, 'phone', 'email']);
+	});
+
+	test('email only, then phone only, then both (the reverse): null, phone, email', async () => {
+		expect(await matchedBy(['email', 'phone', 'both'])).toEqual([null, 'phone', 'email']);
+	});
+
+	test('phone only, then email only, then both, against a contact holding both: phone, email, email (the email wins)', async () => {
+		expect(await matchedBy(['phone', 'email', 'both'], 'both')).toEqual(['phone', 'email', 'email']);
+	});
+
+	test('email only, then both, against a contact holding the phone only: email (through the other row), then email', async () => {
+		expect(await matchedBy(['email', 'both'], 'phone')).toEqual(['email', 'email']);
+	});
+
+	test('both, against a contact holding the phone only: phone', async () => {
+		expect(await matchedBy(['both'], 'phone')).toEqual(['phone']);
+	});
+});
+
 describe.each(STRATEGIES)('several matches, a missing name, Continue On Fail (Find Contacts By: %s)', (strategy) => {
 	test('If Several Match: the most recently updated is updated, or the item fails listing the ids', async () => {
 		const tag = newTag();

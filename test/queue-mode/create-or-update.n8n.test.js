@@ -12,7 +12,7 @@
 const crypto = require('crypto');
 
 const { waitFor, workflows: w } = require('../../harness');
-const { crmRows, countPeople, upsertParameters, letterTag, twoRunsOfPeople, countByShape } = require('../../harness/crmRows');
+const { crmRows, countPeople, upsertParameters, letterTag, twoRunsOfPeople, countByShape, matchedByMistakes } = require('../../harness/crmRows');
 const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
 
 const TEST_TIMEOUT_MS = 8 * 60 * 1000;
@@ -100,6 +100,7 @@ test.each([
 		expect(perWorker).toEqual([1, 1]);
 		expect(counts).toEqual({ contacts: 400, people: 400, duplicates: 0 });
 		expect(actions.created).toBe(400);
+		expect([...matchedByMistakes(first, a), ...matchedByMistakes(second, b)]).toEqual([]);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -127,6 +128,7 @@ test.each([
 		expect(perWorker).toEqual([1, 1]);
 		for (const counts of Object.values(byShape)) expect(counts).toEqual({ people: counts.people, contacts: counts.people, created: counts.people });
 		expect(outputs.flat().flatMap((json) => json._upsert.merged ?? [])).toEqual([]);
+		expect(runs.flatMap((rows, run) => matchedByMistakes(rows, outputs[run]))).toEqual([]);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -153,6 +155,7 @@ test(
 		expect(counts).toEqual({ contacts: 40, people: 40, duplicates: 0 });
 		// A row whose contact was merged into the one kept says updated: created counts new people.
 		expect(summary.twoWorkflows.actions.created).toBe(40);
+		expect([...matchedByMistakes(people, outputs[0]), ...matchedByMistakes(people, outputs[1])]).toEqual([]);
 	},
 	TEST_TIMEOUT_MS,
 );

@@ -20,6 +20,8 @@ export const looksLikeEmail = (email: string): boolean => /^[^\s@]+@[^\s@]+\.[^\
 export interface RowKeys {
 	email?: string;
 	phone?: string;
+	/** The key the row lacks and its person lends it (persons.ts). */
+	lent?: 'email' | 'phone';
 }
 
 /** Names of a row's keys, to group rows of one person and to lock per person. */

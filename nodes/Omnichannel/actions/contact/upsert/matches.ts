@@ -4,11 +4,22 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { newestFirst, sameEmail, samePhone } from './contactMatch';
 import type { Row } from './row';
 
-/** The contacts that are a row's person, and which of its values found them. */
+type Field = 'email' | 'phone';
+
+/** The contacts that are a row's person, the value that found them, and the row's own field that led there. */
 export interface Matches {
 	contacts: IDataObject[];
-	by: 'email' | 'phone';
+	/** The value searched: the row's own, or one its person lends it. */
+	by: Field;
+	/** `by` when the row carries it; else the row's other field, which ties it to the row that lent the value (docs/operations.md, `matchedBy`). */
+	matchedBy: Field;
 }
+
+const found = (row: Row, contacts: IDataObject[], by: Field): Matches => ({
+	contacts,
+	by,
+	matchedBy: row.keys.lent === by ? (by === 'email' ? 'phone' : 'email') : by,
+});
 
 /** Where a row's candidates come from (the API's search, a superset: docs/api-assumptions.md, "Contact search"); the rules then compare exactly, whatever the source. */
 export interface ContactSource {
@@ -21,11 +32,11 @@ export async function findPerson(row: Row, source: ContactSource): Promise<Match
 	const { email, phone } = row.keys;
 	if (email !== undefined) {
 		const contacts = (await source.withEmail(email)).filter(sameEmail(email));
-		if (contacts.length > 0 || phone === undefined) return { contacts, by: 'email' };
+		if (contacts.length > 0 || phone === undefined) return found(row, contacts, 'email');
 	}
 	const rowEmail = row.matchBy === 'emailThenPhone' ? email : undefined;
 	const contacts = (await source.withPhone(phone as string)).filter(samePhone(phone as string, row.defaultCountryCode, rowEmail));
-	return { contacts, by: 'phone' };
+	return found(row, contacts, 'phone');
 }
 
 /** The contact a row updates when several match: the most recently updated, or an error with If Several Match > Fail the Item. */

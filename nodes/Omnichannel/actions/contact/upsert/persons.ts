@@ -50,7 +50,8 @@ export class RunPersons {
 			if (row.matchBy !== 'emailThenPhone') return;
 			const email = row.keys.email ?? only(emails.get(root(index)));
 			const phone = row.keys.phone ?? only(phones.get(root(index)));
-			keys.set(row.itemIndex, { ...(email !== undefined && { email }), ...(phone !== undefined && { phone }) });
+			const lent = row.keys.email === undefined && email !== undefined ? 'email' : row.keys.phone === undefined && phone !== undefined ? 'phone' : undefined;
+			keys.set(row.itemIndex, { ...(email !== undefined && { email }), ...(phone !== undefined && { phone }), ...(lent && { lent }) });
 		});
 		return keys;
 	}

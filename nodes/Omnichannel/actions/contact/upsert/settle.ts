@@ -14,7 +14,7 @@ import { apiSource, nodeError, writeOnto } from './writes';
 /** "Once per person" across workflows, which share no lock: a run that created contacts then merges each person's newer contacts into the first created (docs/api-assumptions.md, "The nodes"). */
 
 /** The outcome of the check for one created contact: the contact kept and how it matched the row, or why the check failed. */
-type Settled = { kept: IDataObject; merged: string[]; by: Matches['by'] } | { error: Error };
+type Settled = { kept: IDataObject; merged: string[]; matchedBy: Matches['matchedBy'] } | { error: Error };
 
 const timeOf = (contact: IDataObject): number => Date.parse(String(contact.created_at ?? '')) || 0;
 
@@ -67,10 +67,10 @@ async function merge(context: IExecuteFunctions, primary: string, secondary: str
 async function settle(context: IExecuteFunctions, created: CreatedContact, window: ContactDirectory, since: number, request: RowRequest): Promise<Settled | undefined> {
 	const { row } = created;
 	const ours = String(created.contact.id);
-	let by: Matches['by'] = 'email';
+	let matchedBy: Matches['matchedBy'] = 'email';
 	const personIn = async (contacts: ContactDirectory) => {
 		const matches = await findPerson(row, contacts.source(row.defaultCountryCode));
-		by = matches.by;
+		matchedBy = matches.matchedBy;
 		return oldestFirst(matches.contacts);
 	};
 	/** The person as the API has it now, among the contacts created since the run began. */
@@ -96,7 +96,7 @@ async function settle(context: IExecuteFunctions, created: CreatedContact, windo
 		}
 		if (kept !== false) {
 			const { written } = await writeOnto(context, request, kept, created.wanted, row.defaultCountryCode);
-			return { kept: written, merged, by };
+			return { kept: written, merged, matchedBy };
 		}
 		// The contact to keep was merged away meanwhile (by the other run, into an older one).
 		candidates = await lookUp();
@@ -135,7 +135,7 @@ export async function settleCreated(context: IExecuteFunctions, state: UpsertRun
 		for (const [itemIndex, output] of one.outputs) {
 			let upsert: IDataObject = { ...(output[UPSERT_FIELD] as IDataObject), merged: outcome.merged };
 			// The person's contact is another row's, or another workflow's, created first: this row's made no new person.
-			if (mergedAway && itemIndex === one.row.itemIndex) upsert = { ...upsert, action: 'updated', matchedBy: outcome.by };
+			if (mergedAway && itemIndex === one.row.itemIndex) upsert = { ...upsert, action: 'updated', matchedBy: outcome.matchedBy };
 			calls.set(itemIndex, async () => ({ ...outcome.kept, [UPSERT_FIELD]: upsert }));
 		}
 	}

@@ -19,8 +19,8 @@ export const createMaySendAgain = (status: number): boolean => status === 500 ||
 const COMPARED = (field: string) => field !== 'comment';
 
 /** The row's output: the contact and what the row did to it. */
-export function report(contact: IDataObject, action: string, fields: string[], by: Matches['by'] | null): IDataObject {
-	return { ...contact, [UPSERT_FIELD]: { action, changedFields: fields, matchedBy: by } };
+export function report(contact: IDataObject, action: string, fields: string[], matchedBy: Matches['matchedBy'] | null): IDataObject {
+	return { ...contact, [UPSERT_FIELD]: { action, changedFields: fields, matchedBy } };
 }
 
 /** The API's candidates for a row: its search (docs/api-assumptions.md, "Contact search"). */
@@ -105,7 +105,7 @@ export class RowWriter {
 		}
 		const { written, changed, patch } = outcome;
 		if (patch) directory?.record(written);
-		const output = report(written, patch ? 'updated' : 'unchanged', changed, matches.by);
+		const output = report(written, patch ? 'updated' : 'unchanged', changed, matches.matchedBy);
 		this.state.reported(this.row.itemIndex, output, patch);
 		return output;
 	}
