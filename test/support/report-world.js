@@ -195,7 +195,7 @@ async function knownDay(sandbox, { timeZone = 'America/Los_Angeles', daysAgo = 3
 		inactive: fb.id,
 	};
 	addKnownBotShare(expected);
-	return { appId, key, timeZone, date, next, startMs: S, endMs: E, utcMidnight: U, period: { after: `${date}T00:00:00`, before: `${next}T00:00:00` }, expected };
+	return { appId, key, timeZone, personId: person, date, next, startMs: S, endMs: E, utcMidnight: U, period: { after: `${date}T00:00:00`, before: `${next}T00:00:00` }, expected };
 }
 
 /**
