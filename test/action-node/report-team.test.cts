@@ -7,6 +7,7 @@
  * too; Person Names checked before any request; the same requests with and
  * without the new groupings.
  */
+import { isoInZone } from '../../nodes/Omnichannel/report/calendar';
 import { reportText, TEXT_LIMIT } from '../../nodes/Omnichannel/report/text';
 import { runNode } from '../support/host/action-node.cjs';
 import { resetStats, stats } from '../support/sandbox.cjs';
@@ -258,6 +259,12 @@ describe('the reference written from the definitions agrees on random workspaces
 		tally.messages += data.messages.length;
 		tally.personItems += result.json.filter((item) => item.scope === 'person').length;
 		tally.conversationItems += result.json.filter((item) => item.scope === 'conversation').length;
+		// Every time of a conversation item is written as the other items write theirs, in the zone, with the offset of that instant.
+		for (const row of result.json.filter((item) => item.scope === 'conversation')) {
+			for (const field of ['periodStart', 'periodEnd', 'firstMessageAt', 'lastMessageAt', 'firstCustomerMessageAt', 'waitingSince']) {
+				if (row[field] !== null && row[field] !== isoInZone(Date.parse(String(row[field])), timeZone)) found.push({ what: `${field} of ${row.conversationId}`, actual: row[field] });
+			}
+		}
 		tally.differences += found.length;
 		expect(found).toEqual([]);
 	});

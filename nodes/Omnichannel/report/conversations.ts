@@ -13,11 +13,36 @@ import { minutes } from './format';
 import type { ReportPlan } from './plan';
 import { SampleKind } from './state';
 
+const QUARTER_HOUR = 15 * 60_000;
+
+/**
+ * isoInZone for many times: the zone's offset read once per quarter hour of
+ * UTC (offsets change only on that grid, see calendar.ts), since Intl costs
+ * about 8 µs a call and 5,000 items have 20,000 times.
+ */
+function isoInZoneCached(timeZone: string): (epochMs: number) => string {
+	const suffixes = new Map<number, { offsetMs: number; suffix: string }>();
+	return (epochMs) => {
+		const quarter = Math.floor(epochMs / QUARTER_HOUR);
+		let known = suffixes.get(quarter);
+		if (!known) {
+			const start = quarter * QUARTER_HOUR;
+			const iso = isoInZone(start, timeZone);
+			const suffix = iso.slice(23);
+			known = { suffix, offsetMs: Date.parse(`${iso.slice(0, 23)}Z`) - start };
+			suffixes.set(quarter, known);
+		}
+		return `${new Date(epochMs + known.offsetMs).toISOString().slice(0, 23)}${known.suffix}`;
+	};
+}
+
 /** The conversation items, by their first message of the period (ties: by id). */
 export function conversationItems(aggregator: ReportAggregator, plan: ReportPlan, channels: ChannelInfo[]): IDataObject[] {
 	const { team, conversations } = aggregator;
 	const channelOf = new Map(channels.map((channel) => [channel.id, channel]));
-	const at = (ms: number) => (Number.isNaN(ms) ? null : isoInZone(ms, plan.timeZone));
+	const iso = isoInZoneCached(plan.timeZone);
+	const period = { periodStart: iso(plan.startMs), periodEnd: iso(plan.endMs), timeZone: plan.timeZone };
+	const at = (ms: number) => (Number.isNaN(ms) ? null : iso(ms));
 	const nameOf = (id: string | undefined) => (id === undefined ? null : (plan.personNames.get(id) ?? null));
 	const rows: Array<{ first: number; id: string; index: number }> = [];
 	for (const [id, index] of conversations.ids()) if (conversations.active[index]) rows.push({ first: team.firstActivity[index], id, index });
@@ -39,9 +64,7 @@ export function conversationItems(aggregator: ReportAggregator, plan: ReportPlan
 			channelName: channel?.name ?? '',
 			channelType: aggregator.channels.types[conversations.channel[index]],
 			customerId: conversations.customer[index] ?? null,
-			periodStart: isoInZone(plan.startMs, plan.timeZone),
-			periodEnd: isoInZone(plan.endMs, plan.timeZone),
-			timeZone: plan.timeZone,
+			...period,
 			firstMessageAt: at(team.firstActivity[index]),
 			lastMessageAt: at(team.lastActivity[index]),
 			firstCustomerMessageAt: at(firstCustomer),

@@ -1,9 +1,10 @@
 /**
  * Include Text: the report's headline as a short Markdown text for a team
- * chat. Only what Slack, Microsoft Teams and Telegram all show: `*bold*`
- * lines, bullets as text, ids in `code`; characters that would start
- * formatting in a name are replaced. At most TEXT_LIMIT characters, under
- * Slack's 3,000 of a text block and 4,000 of a message, and Telegram's 4,096.
+ * chat, in what Slack's mrkdwn and Telegram's Markdown (legacy) share (Teams
+ * shows `*…*` in italics): `*bold*`, bullets as text, ids in `code`;
+ * characters that would start formatting in a name are replaced. At most
+ * TEXT_LIMIT characters, under Slack's 3,000 of a text block and 4,000 of a
+ * message, and Telegram's 4,096.
  */
 import type { IDataObject } from 'n8n-workflow';
 
