@@ -67,6 +67,7 @@ const n8nScenarios = {
 	'upsert-memory': { run: require('./scenarios/upsert').runMemory },
 	report: require('./scenarios/report'),
 	'report-memory': { run: require('./scenarios/report').runMemory },
+	'report-team': require('./scenarios/report-team'),
 	webhooks: require('./scenarios/webhooks'),
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },
