@@ -58,6 +58,9 @@ describe('the daily support report in n8n’s editor (headless Chromium)', () =>
 		for (const channel of channels) await report.locator('h3', { hasText: channel.name }).first().waitFor();
 		expect(await report.locator('text=median first response').count()).toBe(1);
 		expect(await report.locator('text=inactive').count()).toBeGreaterThan(0);
+		// The bot's own share in the headline, and the People table of Group By Person.
+		expect(await report.locator('text=answered by the bot alone').count()).toBe(1);
+		await report.locator('h3', { hasText: 'People' }).waitFor();
 		// The output panel wider, as a user would drag it: the bars get room.
 		await editor.widenOutput(560);
 		// Bars keep their width through n8n's sanitizing of the HTML (the style attribute survives).
