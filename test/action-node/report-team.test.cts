@@ -160,16 +160,19 @@ describe('the known day (America/Los_Angeles): people, conversations and the bot
 		const { text } = byPerson.find((item) => item.scope === 'total') as Json;
 		const lines = text.split('\n');
 		expect(lines[0]).toMatch(/^\*Support report\* \d{4}-\d\d-\d\d 00:00 to \d{4}-\d\d-\d\d 00:00 \(America\/Los Angeles\)$/);
-		expect(lines).toContain('• Conversations with activity: 9 (8 new)');
-		expect(lines).toContain('• First response: median 3 min, p90 30 min');
-		expect(lines).toContain('• Answered within 15 min: 55% of waits (6)');
-		expect(lines).toContain('• Answered by the bot alone: 43% (3 of 7 conversations)');
-		expect(lines).toContain('• Hand-overs to a person: 3 (1 answered, 1 expired)');
-		expect(lines).toContain('• Waiting at the end: 2');
+		expect(lines).toContain('- Conversations with activity: 9 (8 new)');
+		expect(lines).toContain('- First response: median 3 min, p90 30 min');
+		expect(lines).toContain('- Answered within 15 min: 55% of waits (6)');
+		expect(lines).toContain('- Answered by the bot alone: 43% (3 of 7 conversations)');
+		expect(lines).toContain('- Hand-overs to a person: 3 (1 answered, 1 expired)');
+		expect(lines).toContain('- Waiting at the end: 2');
+		// Blocks between blank lines, so that standard Markdown keeps one line per list item as Slack and Telegram do.
+		expect(lines.slice(0, 3)).toEqual([lines[0], '', '- Conversations with activity: 9 (8 new)']);
 		const waiting = lines.slice(lines.indexOf('*Waiting longest*') + 1);
 		expect(waiting).toEqual([
-			expect.stringMatching(/^• 720 min · Old Facebook Page · customer `ct_\w+` · `conv_\w+`$/),
-			expect.stringMatching(/^• 10 min · Acme WhatsApp · customer `ct_\w+` · `conv_\w+`$/),
+			'',
+			expect.stringMatching(/^- 720 min · Old Facebook Page · customer `ct_\w+` · `conv_\w+`$/),
+			expect.stringMatching(/^- 10 min · Acme WhatsApp · customer `ct_\w+` · `conv_\w+`$/),
 		]);
 	});
 });

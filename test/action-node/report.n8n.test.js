@@ -7,7 +7,7 @@
 // bot's share on every grouping.
 const { nodeOutput } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { REPORT_NODE, prepareReports, checkKnownDay, checkRandom, checkKnownDayTeam, checkRandomTeam } = require('../support/n8n/report');
+const { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkKnownDayTeam, checkRandomTeam } = require('../support/n8n/report');
 
 const counts = {};
 let ctx;
@@ -47,10 +47,10 @@ test(
 );
 
 test(
-	'the known day by person: the bot\'s share, the person under the name Person Names gives, the People table, the text',
+	'the known day by person: the bot\'s share, the person under the name Person Names gives, the People table, the text and how n8n\'s Markdown node renders it',
 	async () => {
 		const run = await ctx.n8n.executeWorkflow(prepared.ids.dayPeople);
-		counts.knownDayPeople = checkKnownDayTeam(nodeOutput(run, REPORT_NODE), prepared.day);
+		counts.knownDayPeople = checkKnownDayTeam(nodeOutput(run, REPORT_NODE), prepared.day, nodeOutput(run, MARKDOWN_NODE));
 	},
 	TEST_TIMEOUT_MS,
 );

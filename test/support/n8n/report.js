@@ -87,17 +87,23 @@ const PERSON_NAME = 'Dana <Support>';
 
 const teamWorkflowIds = (prefix) => ({ dayPeople: `${prefix}ReportPplWf`.padEnd(16, '0'), randomRows: `${prefix}ReportRowWf`.padEnd(16, '0') });
 
+const MARKDOWN_NODE = 'Text as HTML';
+
 function teamWorkflows(ids, credentials, day) {
+	const people = reportWorkflow(ids.dayPeople, credentials.day, day.timeZone, {
+		period: 'custom',
+		after: day.period.after,
+		before: day.period.before,
+		groupBy: 'person',
+		includeHtml: true,
+		includeText: true,
+		options: { personNames: JSON.stringify({ [day.personId]: PERSON_NAME }) },
+	});
+	// n8n's Markdown node renders the total's text as standard Markdown would.
+	const markdown = w.node(MARKDOWN_NODE, 'n8n-nodes-base.markdown', { mode: 'markdownToHtml', markdown: "={{ $input.all().find((item) => item.json.scope === 'total').json.text }}", destinationKey: 'textHtml', options: {} }, { executeOnce: true });
+	const withMarkdown = w.workflow({ id: people.id, name: people.name, nodes: [...people.nodes, markdown], connections: w.chain('Start', REPORT_NODE, MARKDOWN_NODE) });
 	return [
-		reportWorkflow(ids.dayPeople, credentials.day, day.timeZone, {
-			period: 'custom',
-			after: day.period.after,
-			before: day.period.before,
-			groupBy: 'person',
-			includeHtml: true,
-			includeText: true,
-			options: { personNames: JSON.stringify({ [day.personId]: PERSON_NAME }) },
-		}),
+		{ ...withMarkdown, settings: people.settings },
 		reportWorkflow(ids.randomRows, credentials.random, RANDOM.timeZone, {
 			period: 'custom',
 			after: `${RANDOM.date}T00:00:00`,
@@ -108,8 +114,8 @@ function teamWorkflows(ids, credentials, day) {
 	];
 }
 
-/** The known day by person: the bot's share, Dana's figures under the name given, the People table and the text. */
-function checkKnownDayTeam(items, day) {
+/** The known day by person: the bot's share, Dana's figures under the name given, the People table and the text (also as n8n's Markdown node renders it). */
+function checkKnownDayTeam(items, day, rendered) {
 	const total = items.find((item) => item.scope === 'total');
 	expect(total).toMatchObject({ conversationsAnswered: 7, botOnlyConversations: 3, botOnlyShare: 0.4286 });
 	const people = items.filter((item) => item.scope === 'person');
@@ -118,8 +124,14 @@ function checkKnownDayTeam(items, day) {
 	]);
 	expect(total.html).toContain('Dana &#60;Support&#62;');
 	expect(total.html).toContain('answered by the bot alone (3 of 7)');
-	expect(total.text.split('\n')).toContain('• Answered by the bot alone: 43% (3 of 7 conversations)');
+	expect(total.text.split('\n')).toContain('- Answered by the bot alone: 43% (3 of 7 conversations)');
 	expect(total.text.length).toBeLessThanOrEqual(3000);
+	// Standard Markdown keeps one line per figure: a list, not one paragraph.
+	const [{ textHtml }] = rendered;
+	expect(textHtml).toMatch(/^<p><em>Support report<\/em> /);
+	expect(textHtml).toContain('<li>Answered by the bot alone: 43% (3 of 7 conversations)</li>');
+	expect(textHtml.match(/<li>/g)).toHaveLength(7 + 2);
+	expect(textHtml).toMatch(/<li>720 min · Old Facebook Page · customer <code>ct_\w+<\/code> · <code>conv_\w+<\/code><\/li>/);
 	return { people: people.length, botOnlyShare: total.botOnlyShare, textCharacters: total.text.length };
 }
 
@@ -134,4 +146,4 @@ async function checkRandomTeam(items, sandbox, random, groupBy) {
 	return { messages: data.messages.length, conversationItems: items.filter((item) => item.scope === 'conversation').length, differences: differences.length };
 }
 
-module.exports = { REPORT_NODE, prepareReports, checkKnownDay, checkRandom, checkKnownDayTeam, checkRandomTeam };
+module.exports = { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkKnownDayTeam, checkRandomTeam };
