@@ -82,7 +82,7 @@ export class ReportAggregator {
 		this.bucketStarts = Float64Array.from(plan.buckets);
 		this.buckets = plan.buckets.map(() => new Float64Array(METRIC_COUNT));
 		this.targetMs = plan.targetMinutes * 60_000;
-		this.team = new TeamState(this.targetMs);
+		this.team = new TeamState(this.targetMs, { people: plan.groupBy === 'person', conversations: plan.groupBy === 'conversation' });
 	}
 
 	private bucketOf(epochMs: number): number {

@@ -100,7 +100,22 @@ export class TeamState {
 	/** The person who wrote first after each hand-over's earliest send (by episode). */
 	private readonly handOverPerson = new Map<string, string>();
 
-	constructor(private readonly targetMs: number) {}
+	/** What is collected beyond the bot's share (flags, first answered wait): per person, per conversation. */
+	private readonly byPerson: boolean;
+
+	private readonly byConversation: boolean;
+
+	/** Who wrote a reply: for the person figures and the conversation items. */
+	private readonly authors: boolean;
+
+	constructor(
+		private readonly targetMs: number,
+		collect: { people: boolean; conversations: boolean },
+	) {
+		this.byPerson = collect.people;
+		this.byConversation = collect.conversations;
+		this.authors = collect.people || collect.conversations;
+	}
 
 	private ensure(conversation: number): void {
 		if (conversation < this.size) return;
@@ -149,6 +164,41 @@ export class TeamState {
 	/** A message of the period, after the aggregator has counted it (so a reply it closes a wait with is still the later one). */
 	message(conversation: number, kind: MessageKind, time: number, message: IDataObject): void {
 		this.ensure(conversation);
+		if (this.byConversation) this.conversationMessage(conversation, kind, time, message);
+		switch (kind) {
+			case 'bot':
+				if (this.authors) this.laterReplyPerson[conversation] = '';
+				break;
+			case 'person': {
+				this.flags[conversation] |= PERSON_WROTE;
+				if (!this.authors) break;
+				const id = userOf(message);
+				this.laterReplyPerson[conversation] = id;
+				if (this.byPerson) {
+					this.laterPerson[conversation] = id;
+					this.person(id).replies++;
+				}
+				if (this.byConversation) {
+					let replies = this.repliesByPerson.get(conversation);
+					if (!replies) this.repliesByPerson.set(conversation, (replies = new Map()));
+					replies.set(id, (replies.get(id) ?? 0) + 1);
+				}
+				break;
+			}
+			case 'failed':
+				// A person who tried to write took part, even if the send failed.
+				if (messageAuthor(message) === 'person') {
+					this.flags[conversation] |= PERSON_WROTE;
+					if (this.byPerson) this.person(userOf(message)).failedReplies++;
+				}
+				break;
+			default:
+				break;
+		}
+	}
+
+	/** What only the conversation items show: activity, counts, ratings. */
+	private conversationMessage(conversation: number, kind: MessageKind, time: number, message: IDataObject): void {
 		if (kind !== 'note') {
 			if (Number.isNaN(this.lastActivity[conversation])) this.lastActivity[conversation] = time;
 			this.firstActivity[conversation] = time;
@@ -160,32 +210,18 @@ export class TeamState {
 				break;
 			case 'bot':
 				this.botMessages[conversation]++;
-				this.laterReplyPerson[conversation] = '';
 				break;
-			case 'person': {
-				const id = userOf(message);
+			case 'person':
 				this.personMessages[conversation]++;
-				this.flags[conversation] |= PERSON_WROTE;
-				this.laterReplyPerson[conversation] = id;
-				this.laterPerson[conversation] = id;
-				this.person(id).replies++;
-				let replies = this.repliesByPerson.get(conversation);
-				if (!replies) this.repliesByPerson.set(conversation, (replies = new Map()));
-				replies.set(id, (replies.get(id) ?? 0) + 1);
 				break;
-			}
 			case 'failed':
 				this.failedMessages[conversation]++;
-				// A person who tried to write took part, even if the send failed.
-				if (messageAuthor(message) === 'person') {
-					this.flags[conversation] |= PERSON_WROTE;
-					this.person(userOf(message)).failedReplies++;
-				}
 				break;
 			case 'rating': {
 				this.ratings[conversation]++;
+				if (!Number.isNaN(this.latestScore[conversation])) break;
 				const score = ratingScore(message.content);
-				if (score !== undefined && Number.isNaN(this.latestScore[conversation])) this.latestScore[conversation] = score;
+				if (score !== undefined) this.latestScore[conversation] = score;
 				break;
 			}
 			default:
@@ -196,21 +232,24 @@ export class TeamState {
 	/** A wait of the conversation answered by its nearest later reply; waits close newest first, so the last call is the earliest. */
 	waitAnswered(conversation: number, startMs: number, replyMs: number, kind: SampleKind): void {
 		this.ensure(conversation);
-		const person = kind === SampleKind.PersonResponse ? (this.laterReplyPerson[conversation] ?? '') : '';
 		this.flags[conversation] |= ANSWERED | (kind === SampleKind.BotResponse ? BOT_ANSWERED : 0);
+		this.firstAnsweredStart[conversation] = startMs;
+		if (!this.authors) return;
+		const person = kind === SampleKind.PersonResponse ? (this.laterReplyPerson[conversation] ?? '') : '';
+		if (this.byPerson && kind === SampleKind.PersonResponse) this.person(person).responses.push(replyMs - startMs);
+		if (!this.byConversation) return;
 		this.waits[conversation]++;
 		this.waitsAnswered[conversation]++;
-		this.firstAnsweredStart[conversation] = startMs;
 		this.firstAnsweredReply[conversation] = replyMs;
 		this.firstAnsweredKind[conversation] = kind;
 		this.firstAnsweredPerson[conversation] = person;
-		if (kind === SampleKind.PersonResponse) this.person(person).responses.push(replyMs - startMs);
 	}
 
 	/** The conversation's wait still open at the period's end. */
 	waitOpen(conversation: number, startMs: number): void {
 		this.ensure(conversation);
 		this.flags[conversation] |= WAITING_AT_END;
+		if (!this.byConversation) return;
 		this.waits[conversation]++;
 		this.waitingSince[conversation] = startMs;
 	}
@@ -219,21 +258,23 @@ export class TeamState {
 	handOverSend(episode: string, conversation: number): void {
 		this.ensure(conversation);
 		this.flags[conversation] |= HAND_OVER;
-		this.handOverPerson.set(episode, this.laterPerson[conversation] ?? '');
+		if (this.byPerson) this.handOverPerson.set(episode, this.laterPerson[conversation] ?? '');
 	}
 
 	/** Where a hand-over stands at the period's end, as the aggregator decided it. */
 	handOver(episode: string, conversation: number, firstMs: number, outcome: HandOverOutcome, toPersonMs: number): void {
 		this.ensure(conversation);
-		this.handOvers[conversation]++;
-		const known = this.firstHandOver[conversation];
-		// The earliest; at the same millisecond, the smallest episode.
-		if (!(known < firstMs) && !(known === firstMs && this.firstHandOverEpisode[conversation] < episode)) {
-			this.firstHandOver[conversation] = firstMs;
-			this.firstHandOverEpisode[conversation] = episode;
-			this.firstHandOverOutcome[conversation] = OUTCOMES.indexOf(outcome) + 1;
+		if (this.byConversation) {
+			this.handOvers[conversation]++;
+			const known = this.firstHandOver[conversation];
+			// The earliest; at the same millisecond, the smallest episode.
+			if (!(known < firstMs) && !(known === firstMs && this.firstHandOverEpisode[conversation] < episode)) {
+				this.firstHandOver[conversation] = firstMs;
+				this.firstHandOverEpisode[conversation] = episode;
+				this.firstHandOverOutcome[conversation] = OUTCOMES.indexOf(outcome) + 1;
+			}
 		}
-		if (outcome === 'answered') {
+		if (this.byPerson && outcome === 'answered') {
 			const person = this.person(this.handOverPerson.get(episode) ?? '');
 			person.handOversTaken++;
 			person.toPerson.push(toPersonMs);
