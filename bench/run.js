@@ -25,7 +25,7 @@
 //   BENCH_PROFILE=1 ... --only webhooks-lazy       CPU-profile n8n during each intake
 //                                                  window (BENCH_PROFILE_DIR keeps the
 //                                                  raw .cpuprofile files)
-//   BENCH_CPU_PROF_DIR=/tmp/prof ... --only report-team
+//   BENCH_CPU_PROF_DIR=<dir> ... --only report-team
 //                                                  V8's CPU profile of every `n8n execute` there
 //
 // The API key is sent to n8n as a credential and never printed or written to
