@@ -25,6 +25,8 @@
 //   BENCH_PROFILE=1 ... --only webhooks-lazy       CPU-profile n8n during each intake
 //                                                  window (BENCH_PROFILE_DIR keeps the
 //                                                  raw .cpuprofile files)
+//   BENCH_CPU_PROF_DIR=<dir> ... --only report-team
+//                                                  V8's CPU profile of every `n8n execute` there
 //
 // The API key is sent to n8n as a credential and never printed or written to
 // the results.
@@ -67,6 +69,7 @@ const n8nScenarios = {
 	'upsert-memory': { run: require('./scenarios/upsert').runMemory },
 	report: require('./scenarios/report'),
 	'report-memory': { run: require('./scenarios/report').runMemory },
+	'report-team': require('./scenarios/report-team'),
 	webhooks: require('./scenarios/webhooks'),
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },

@@ -22,7 +22,8 @@ async function executeWorkflow(n8n, workflowId) {
 	const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-execute-'));
 	const env = {
 		...(await n8n.env()),
-		NODE_OPTIONS: `--require ${PRELOAD}`,
+		// BENCH_CPU_PROF_DIR: V8's CPU profile of every `n8n execute` process, kept there (Chrome DevTools opens it).
+		NODE_OPTIONS: `--require ${PRELOAD}${process.env.BENCH_CPU_PROF_DIR ? ` --cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}` : ''}`,
 		BENCH_PEAK_RSS_DIR: scratch,
 	};
 	const logFile = path.join(n8n.userFolder, `bench-execute-${workflowId}.log`);

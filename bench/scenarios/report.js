@@ -99,12 +99,12 @@ async function seededWorkspace(sandbox, log) {
 
 const iso = (ms) => new Date(ms).toISOString();
 
-function reportWorkflow(id, credential, start, end) {
+function reportWorkflow(id, credential, start, end, extra = {}, after = []) {
 	return w.workflow({
 		id,
 		name: `Bench report ${id} (Report > Get)`,
-		nodes: [w.manualTrigger(), w.omnichannelNode(wf.MEASURED, credential, { resource: 'report', operation: 'get', period: 'custom', after: iso(start), before: iso(end), options: { targetMinutes: TARGET_MINUTES } })],
-		connections: w.chain('Start', wf.MEASURED),
+		nodes: [w.manualTrigger(), w.omnichannelNode(wf.MEASURED, credential, { resource: 'report', operation: 'get', period: 'custom', after: iso(start), before: iso(end), ...extra, options: { targetMinutes: TARGET_MINUTES } }), ...after],
+		connections: w.chain('Start', wf.MEASURED, ...after.map((node) => node.name)),
 	});
 }
 
@@ -355,4 +355,4 @@ async function runMemory(context) {
 	};
 }
 
-module.exports = { run, runMemory };
+module.exports = { run, runMemory, seededWorkspace, reportWorkflow, DAY_MS, RATE_LIMIT };

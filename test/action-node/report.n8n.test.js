@@ -2,10 +2,12 @@
 // Report > Get in real n8n (regular mode, the run's shared n8n): the known
 // day (test/support/report-world.js, America/Los_Angeles) gives exactly its
 // figures, and a random workspace across a change of the clocks, grouped by
-// hour, agrees with the reference written from the docs' definitions.
+// hour, agrees with the reference written from the docs' definitions; the
+// same by person (Person Names, the text) and by conversation, with the
+// bot's share on every grouping.
 const { nodeOutput } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { REPORT_NODE, prepareReports, checkKnownDay, checkRandom } = require('../support/n8n/report');
+const { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkKnownDayTeam, checkRandomTeam } = require('../support/n8n/report');
 
 const counts = {};
 let ctx;
@@ -39,6 +41,26 @@ test(
 		counts.random = await checkRandom(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random);
 		// 72 hours and the one the clock repeats.
 		expect(counts.random.buckets).toBe(73);
+		counts.randomBotShare = await checkRandomTeam(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random, 'hour');
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'the known day by person: the bot\'s share, the person under the name Person Names gives, the People table, the text and how n8n\'s Markdown node renders it',
+	async () => {
+		const run = await ctx.n8n.executeWorkflow(prepared.ids.dayPeople);
+		counts.knownDayPeople = checkKnownDayTeam(nodeOutput(run, REPORT_NODE), prepared.day, nodeOutput(run, MARKDOWN_NODE));
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'the random workspace by conversation: one item per conversation, the reference agrees',
+	async () => {
+		const run = await ctx.n8n.executeWorkflow(prepared.ids.randomRows);
+		counts.randomRows = await checkRandomTeam(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random, 'conversation');
+		expect(counts.randomRows.conversationItems).toBeGreaterThan(40);
 	},
 	TEST_TIMEOUT_MS,
 );

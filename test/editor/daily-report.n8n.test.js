@@ -3,8 +3,9 @@
 // Chromium: a user opens the workflow the demo imports, runs it, and opens
 // Show the report, whose output n8n renders as HTML (its HTML preview: a
 // sandboxed iframe of the sanitized HTML). The report is there, every
-// channel and the bars with it. Its screenshot is the README's
-// (OMNICHANNEL_DOCS_SCREENSHOTS=1 copies it into docs/).
+// channel and the bars with it, the bot's share and the People table. Its
+// screenshots are the README's and the Reports section's
+// (OMNICHANNEL_DOCS_SCREENSHOTS=1 copies them into docs/).
 const { omnichannelCredential, sandboxClient, waitFor } = require('../../harness');
 const { DEMO_CREDENTIAL, EXAMPLE_IDS, loadExamples, seedRecentActivity } = require('../../harness/demo');
 const { openContext } = require('../support/n8n/context');
@@ -58,6 +59,9 @@ describe('the daily support report in n8n’s editor (headless Chromium)', () =>
 		for (const channel of channels) await report.locator('h3', { hasText: channel.name }).first().waitFor();
 		expect(await report.locator('text=median first response').count()).toBe(1);
 		expect(await report.locator('text=inactive').count()).toBeGreaterThan(0);
+		// The bot's own share in the headline, and the People table of Group By Person.
+		expect(await report.locator('text=answered by the bot alone').count()).toBe(1);
+		await report.locator('h3', { hasText: 'People' }).waitFor();
 		// The output panel wider, as a user would drag it: the bars get room.
 		await editor.widenOutput(560);
 		// Bars keep their width through n8n's sanitizing of the HTML (the style attribute survives).
@@ -66,5 +70,15 @@ describe('the daily support report in n8n’s editor (headless Chromium)', () =>
 		expect(new Set(barWidths.map((width) => Math.round(width))).size).toBeGreaterThan(3);
 		await editor.page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
 		await screenshot(editor.page, 'daily-report');
+	});
+
+	step('the People table, scrolled into view: a row per person who wrote, with their figures', async () => {
+		const report = editor.htmlOutput();
+		const people = report.locator('h3', { hasText: 'People' });
+		await people.scrollIntoViewIfNeeded();
+		const rows = await report.locator('h3:has-text("People") + table tr').count();
+		// The heading row and one row per person of the demo's yesterday.
+		expect(rows).toBeGreaterThan(1);
+		await screenshot(editor.page, 'daily-report-people');
 	});
 });

@@ -10,7 +10,7 @@ const { startDemo, EXAMPLE_IDS } = require('../../harness/demo');
 const { sharedN8n } = require('../support/n8n/shared');
 const { OMNICHANNEL_TOOL_TYPE, connectMcp, mcpRequestStatus, resultText, startFakeChatModel, toolCall } = require('../support/n8n/mcp');
 const { textOf } = require('../support/n8n/chat-memory');
-const { referenceReport, compareWithReference } = require('../support/report-reference');
+const { referenceReport, compareWithReference, compareTeamWithReference } = require('../support/report-reference');
 const { localMidnight, localDate } = require('../support/report-world');
 
 const QUIET_PERIOD_MS = 3000;
@@ -48,6 +48,10 @@ describe('examples/ in the demo environment', () => {
 		const data = { messages: await client.listAll('/messages', {}, { maxPages: 1000 }), conversations: await client.listAll('/conversations'), channels: await client.listAll('/channels') };
 		const expected = referenceReport(data, { start: Date.parse(total.periodStart), end: Date.parse(total.periodEnd), timeZone });
 		expect(compareWithReference(items, expected)).toEqual([]);
+		// Group By Person, the bot's share and the text, as the references of issue 52 compute them.
+		expect(compareTeamWithReference(items, data, { start: Date.parse(total.periodStart), end: Date.parse(total.periodEnd), timeZone, groupBy: 'person' })).toEqual([]);
+		expect(items.filter((item) => item.scope === 'person').length).toBeGreaterThan(0);
+		expect(total.text).toMatch(/^\*Support report\* /);
 		expect(nodeOutput(run, 'Show the report')).toEqual([{ html: total.html }]);
 		expect(total.html).toContain('Support report');
 		expect(nodeOutput(run, 'Add to your sheet').map((row) => row.channelId)).toEqual(data.channels.map((channel) => channel.id));

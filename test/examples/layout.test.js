@@ -41,3 +41,14 @@ test('the AI support agent: its note states the trigger’s quiet period, step-a
 	expect(note).toContain(`within ${options.stepAsideMinutes} minutes`);
 	expect(note).toContain(`at most ${options.handOverLimitHours} hours`);
 });
+
+test('the daily report: its Slack branch posts the report\'s text, disabled until a credential is chosen, and its note says so', () => {
+	const workflow = examples.find(([file]) => file === 'daily-report.json')[1];
+	const report = workflow.nodes.find((node) => node.type.endsWith('.omnichannel'));
+	expect(report.parameters).toMatchObject({ resource: 'report', operation: 'get', includeText: true });
+	const slack = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.slack');
+	expect(slack).toMatchObject({ disabled: true, parameters: { text: '={{ $json.text }}' } });
+	expect(slack.credentials).toBeUndefined();
+	expect(workflow.connections['The total'].main[0].map((link) => link.node)).toContain(slack.name);
+	expect(workflow.nodes.find(isSticky).parameters.content).toContain(`**${slack.name}** is disabled until you choose your Slack credential`);
+});

@@ -281,4 +281,239 @@ function compareWithReference(items, reference, groupBy = 'none') {
 	return differences;
 }
 
-module.exports = { referenceReport, compareWithReference, kindOf, scoreOf, bucketKey, FIGURES };
+
+// Issue 52's figures, from the same definitions ("Reports": the bot's own
+// share, people, conversations), each in a function of its own.
+
+/** A person's id when the message is a person's: a `person` message, or a failed send attributed to a user (not a send of the package). */
+function personOf(message) {
+	const kind = kindOf(message);
+	if (kind === 'person') return message.from_user_id;
+	if (kind !== 'failed') return undefined;
+	const key = typeof message.client_request_id === 'string' ? message.client_request_id : '';
+	const ours = PACKAGE_PREFIXES.some((prefix) => key.startsWith(prefix));
+	return !ours && typeof message.from_user_id === 'string' && message.from_user_id !== '' ? message.from_user_id : undefined;
+}
+
+/**
+ * Each conversation with activity in the period, read forwards: its waits
+ * (start, reply, by whom), its hand-overs (first send, outcome, the person
+ * who took it) and its counts.
+ */
+function conversationFacts({ messages, conversations, channels }, { start, end, channelTypes }) {
+	const wanted = (type) => !channelTypes || channelTypes.length === 0 || channelTypes.includes(type);
+	const inPeriod = (ms) => ms >= start && ms < end;
+	const conversation = new Map(conversations.map((c) => [c.id, c]));
+	const channelNames = new Map(channels.filter((ch) => wanted(ch.type)).map((ch) => [ch.id, ch.name ?? '']));
+	const byConversation = new Map();
+	for (const message of messages) {
+		if (!wanted(message.channel) || !inPeriod(time(message.created_at))) continue;
+		if (!byConversation.has(message.conversation_id)) byConversation.set(message.conversation_id, []);
+		byConversation.get(message.conversation_id).push(message);
+	}
+	const facts = [];
+	for (const [id, list] of byConversation) {
+		list.sort(chronological);
+		const active = list.filter((message) => kindOf(message) !== 'note');
+		if (active.length === 0) continue;
+		const waits = [];
+		let open = null;
+		for (const message of list) {
+			const kind = kindOf(message);
+			if (kind === 'customer' && !open) open = message;
+			if ((kind === 'bot' || kind === 'person') && open) {
+				waits.push({ start: time(open.created_at), reply: time(message.created_at), by: kind, personId: kind === 'person' ? message.from_user_id : undefined });
+				open = null;
+			}
+		}
+		if (open) waits.push({ start: time(open.created_at), reply: null });
+		const episodes = new Map();
+		for (const message of list) {
+			const mark = MARK.exec(message.client_request_id ?? '');
+			if (!mark || message.from_customer === true) continue;
+			const episode = episodes.get(mark[2]) ?? { episode: mark[2], first: message, limitMs: undefined };
+			if (mark[3] !== undefined) episode.limitMs = Number(mark[3]) * 1000;
+			episodes.set(mark[2], episode);
+		}
+		const handOvers = [...episodes.values()].map(({ episode, first, limitMs }) => {
+			const sent = time(first.created_at);
+			const until = sent + (limitMs ?? DEFAULT_LIMIT_MS);
+			const person = list.find((message) => chronological(message, first) > 0 && kindOf(message) === 'person');
+			if (person && time(person.created_at) < until) return { episode, sent, outcome: 'answered', personId: person.from_user_id, toPersonMs: time(person.created_at) - sent };
+			return { episode, sent, outcome: until <= end ? 'expired' : 'open' };
+		});
+		const count = (kind) => list.filter((message) => kindOf(message) === kind).length;
+		const personWrote = list.some((message) => personOf(message) !== undefined);
+		const answered = waits.filter((wait) => wait.reply !== null);
+		const first = active[0];
+		facts.push({
+			id,
+			list,
+			channelId: conversation.get(id)?.channel_id ?? first.channel_id,
+			channelType: first.channel,
+			channelName: channelNames.get(conversation.get(id)?.channel_id ?? first.channel_id) ?? '',
+			customerId: conversation.get(id)?.customer_id ?? null,
+			firstMs: time(first.created_at),
+			lastMs: time(active[active.length - 1].created_at),
+			waits,
+			answered,
+			handOvers,
+			counts: { customer: count('customer'), bot: count('bot'), person: count('person'), failed: count('failed'), rating: count('rating') },
+			botOnly: answered.length > 0 && !personWrote && handOvers.length === 0,
+		});
+	}
+	return facts;
+}
+
+/**
+ * The bot's own share: per channel, in total and per bucket (by its first
+ * answered wait's start), the conversations that got an answer and those the
+ * bot answered alone.
+ * @returns {{ channels: Map<string, object>, total: object, buckets: Map<string, object> }}
+ */
+function referenceBotShare(workspace, { start, end, timeZone, channelTypes, groupBy = 'none' }) {
+	const of = (answered, botOnly) => ({ conversationsAnswered: answered, botOnlyConversations: botOnly, botOnlyShare: share(botOnly, answered, 4) });
+	const tally = new Map();
+	const add = (key, fact) => {
+		const [answered, alone] = tally.get(key) ?? [0, 0];
+		tally.set(key, [answered + 1, alone + (fact.botOnly ? 1 : 0)]);
+	};
+	for (const fact of conversationFacts(workspace, { start, end, channelTypes })) {
+		if (fact.answered.length === 0) continue;
+		add(`channel ${fact.channelId}`, fact);
+		add('total', fact);
+		if (groupBy === 'day' || groupBy === 'hour') add(`bucket ${bucketKey(fact.answered[0].start, groupBy, timeZone)}`, fact);
+	}
+	const pick = (prefix) => new Map([...tally].filter(([key]) => key.startsWith(prefix)).map(([key, [a, b]]) => [key.slice(prefix.length), of(a, b)]));
+	const [answered, alone] = tally.get('total') ?? [0, 0];
+	return { channels: pick('channel '), total: of(answered, alone), buckets: pick('bucket '), zero: of(0, 0) };
+}
+
+/**
+ * Group By Person: one entry per person who wrote in the period (a person
+ * message or a failed send of a person), most replies first, then by id.
+ */
+function referencePeople(workspace, { start, end, channelTypes, targetMinutes = 15, personNames = {} }) {
+	const people = new Map();
+	const person = (id) => {
+		if (!people.has(id)) people.set(id, { replies: 0, failedReplies: 0, responses: [], taken: [] });
+		return people.get(id);
+	};
+	for (const fact of conversationFacts(workspace, { start, end, channelTypes })) {
+		for (const message of fact.list) {
+			const id = personOf(message);
+			if (id !== undefined) person(id)[kindOf(message) === 'person' ? 'replies' : 'failedReplies']++;
+		}
+		for (const wait of fact.answered) if (wait.by === 'person') person(wait.personId).responses.push(wait.reply - wait.start);
+		for (const handOver of fact.handOvers) if (handOver.outcome === 'answered') person(handOver.personId).taken.push(handOver.toPersonMs);
+	}
+	return [...people]
+		.sort(([a, x], [b, y]) => y.replies - x.replies || (a < b ? -1 : 1))
+		.map(([id, p]) => {
+			const within = p.responses.filter((ms) => ms <= targetMinutes * 60_000).length;
+			return {
+				personId: id,
+				personName: personNames[id] ?? null,
+				replies: p.replies,
+				failedReplies: p.failedReplies,
+				waitsAnswered: p.responses.length,
+				replyTimeMedianMinutes: minutes(percentile(p.responses, 0.5)),
+				replyTimeP90Minutes: minutes(percentile(p.responses, 0.9)),
+				targetMinutes,
+				withinTarget: within,
+				withinTargetShare: share(within, p.responses.length, 4),
+				handOversTaken: p.taken.length,
+				handOverMedianMinutesToPerson: minutes(percentile(p.taken, 0.5)),
+			};
+		});
+}
+
+/** Group By Conversation: one entry per conversation with activity, by its first message of the period, then by id. */
+function referenceConversations(workspace, { start, end, channelTypes, personNames = {} }) {
+	const name = (id) => (id === undefined || id === null ? null : (personNames[id] ?? null));
+	return conversationFacts(workspace, { start, end, channelTypes })
+		.sort((a, b) => a.firstMs - b.firstMs || (a.id < b.id ? -1 : 1))
+		.map((fact) => {
+			const firstWait = fact.waits[0];
+			const answeredFirst = firstWait && firstWait.reply !== null ? firstWait : undefined;
+			const replies = new Map();
+			for (const message of fact.list) if (kindOf(message) === 'person') replies.set(message.from_user_id, (replies.get(message.from_user_id) ?? 0) + 1);
+			const [top] = [...replies].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+			const openWait = fact.waits.find((wait) => wait.reply === null);
+			const [firstHandOver] = [...fact.handOvers].sort((a, b) => a.sent - b.sent || (a.episode < b.episode ? -1 : 1));
+			const scores = fact.list.filter((message) => kindOf(message) === 'rating').map((message) => scoreOf(message.content)).filter((score) => score !== undefined);
+			return {
+				conversationId: fact.id,
+				channelId: fact.channelId,
+				channelName: fact.channelName,
+				channelType: fact.channelType,
+				customerId: fact.customerId,
+				firstMessageMs: fact.firstMs,
+				lastMessageMs: fact.lastMs,
+				firstCustomerMessageMs: firstWait ? firstWait.start : null,
+				firstWaitReplyMinutes: answeredFirst ? minutes(answeredFirst.reply - answeredFirst.start) : null,
+				firstWaitReplyBy: answeredFirst ? answeredFirst.by : null,
+				firstWaitReplyPersonId: answeredFirst?.personId ?? null,
+				firstWaitReplyPersonName: name(answeredFirst?.personId),
+				customerMessages: fact.counts.customer,
+				botMessages: fact.counts.bot,
+				personMessages: fact.counts.person,
+				failedMessages: fact.counts.failed,
+				waits: fact.waits.length,
+				waitsAnswered: fact.answered.length,
+				waitingAtEnd: openWait !== undefined,
+				waitingSinceMs: openWait ? openWait.start : null,
+				topPersonId: top ? top[0] : null,
+				topPersonName: name(top?.[0]),
+				topPersonReplies: top ? top[1] : 0,
+				handOvers: fact.handOvers.length,
+				handOverOutcome: firstHandOver ? firstHandOver.outcome : null,
+				botOnly: fact.botOnly,
+				ratings: fact.counts.rating,
+				latestRatingScore: scores.length === 0 ? null : scores[scores.length - 1],
+			};
+		});
+}
+
+const BOT_SHARE_FIELDS = ['conversationsAnswered', 'botOnlyConversations', 'botOnlyShare'];
+const PERSON_FIELDS = ['personId', 'personName', 'replies', 'failedReplies', 'waitsAnswered', 'replyTimeMedianMinutes', 'replyTimeP90Minutes', 'targetMinutes', 'withinTarget', 'withinTargetShare', 'handOversTaken', 'handOverMedianMinutesToPerson'];
+const msOf = (iso) => (iso === null ? null : Date.parse(iso));
+
+/**
+ * Issue 52's items and fields against their references: the bot's share on
+ * every channel, total and bucket item; with Group By Person or
+ * Conversation, those items in order, field by field. Returns differences.
+ */
+function compareTeamWithReference(items, workspace, period) {
+	const differences = [];
+	const same = (what, actual, expected) => {
+		if (JSON.stringify(actual) !== JSON.stringify(expected)) differences.push({ what, actual, expected });
+	};
+	const groupBy = period.groupBy ?? 'none';
+	const botShare = referenceBotShare(workspace, period);
+	const fieldsOf = (item, fields) => Object.fromEntries(fields.map((field) => [field, item[field]]));
+	for (const item of items.filter((candidate) => candidate.scope === 'channel')) same(`bot share of channel ${item.channelId}`, fieldsOf(item, BOT_SHARE_FIELDS), botShare.channels.get(item.channelId) ?? botShare.zero);
+	same('bot share of the total', fieldsOf(items.find((item) => item.scope === 'total'), BOT_SHARE_FIELDS), botShare.total);
+	if (groupBy === 'day' || groupBy === 'hour') {
+		for (const item of items.filter((candidate) => candidate.scope === groupBy)) {
+			const key = keyOfItem(item, groupBy);
+			same(`bot share of bucket ${key}`, fieldsOf(item, BOT_SHARE_FIELDS), botShare.buckets.get(key) ?? botShare.zero);
+		}
+	}
+	const people = items.filter((item) => item.scope === 'person');
+	same('person items', people.map((item) => fieldsOf(item, PERSON_FIELDS)), groupBy === 'person' ? referencePeople(workspace, period) : []);
+	const rows = items.filter((item) => item.scope === 'conversation');
+	const expectedRows = groupBy === 'conversation' ? referenceConversations(workspace, period) : [];
+	same('conversation items', rows.length, expectedRows.length);
+	rows.forEach((row, index) => {
+		const { firstMessageAt, lastMessageAt, firstCustomerMessageAt, waitingSince, scope, periodStart, periodEnd, timeZone, ...rest } = row;
+		const actual = { ...rest, firstMessageMs: msOf(firstMessageAt), lastMessageMs: msOf(lastMessageAt), firstCustomerMessageMs: msOf(firstCustomerMessageAt), waitingSinceMs: msOf(waitingSince) };
+		const expected = expectedRows[index] ?? {};
+		same(`conversation item ${index} (${row.conversationId})`, Object.fromEntries(Object.keys(expected).map((field) => [field, actual[field]])), expected);
+		const extra = Object.keys(actual).filter((field) => !(field in expected));
+		if (extra.length > 0) differences.push({ what: `conversation item ${index}: fields the reference does not define`, actual: extra });
+	});
+	return differences;
+}
+
+module.exports = { referenceReport, compareWithReference, kindOf, scoreOf, bucketKey, FIGURES, referenceBotShare, referencePeople, referenceConversations, compareTeamWithReference };

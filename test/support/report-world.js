@@ -194,7 +194,25 @@ async function knownDay(sandbox, { timeZone = 'America/Los_Angeles', daysAgo = 3
 		channelIds: { 'Acme WhatsApp': wa.id, 'Acme Telegram': tg.id, 'Old Facebook Page': fb.id, 'Support Email': em.id },
 		inactive: fb.id,
 	};
-	return { appId, key, timeZone, date, next, startMs: S, endMs: E, utcMidnight: U, period: { after: `${date}T00:00:00`, before: `${next}T00:00:00` }, expected };
+	addKnownBotShare(expected);
+	return { appId, key, timeZone, personId: person, date, next, startMs: S, endMs: E, utcMidnight: U, period: { after: `${date}T00:00:00`, before: `${next}T00:00:00` }, expected };
+}
+
+/**
+ * The known day's bot share, by hand: conversations with an answered wait,
+ * and those the bot answered with no person and no hand-over in them.
+ * WhatsApp: c1 (a person), c3 and c10 (the bot alone), c4 (a hand-over) got
+ * an answer; c2's person message closes no wait of the period. Telegram: c5
+ * and c6 (hand-overs), c7 (the bot alone). Facebook's failed send and Email:
+ * none.
+ */
+function addKnownBotShare(expected) {
+	const share = (answered, botOnly, botOnlyShare) => ({ conversationsAnswered: answered, botOnlyConversations: botOnly, botOnlyShare });
+	Object.assign(expected.channels['Acme WhatsApp'], share(4, 2, 0.5));
+	Object.assign(expected.channels['Acme Telegram'], share(3, 1, 0.3333));
+	Object.assign(expected.channels['Old Facebook Page'], share(0, 0, null));
+	Object.assign(expected.channels['Support Email'], share(0, 0, null));
+	Object.assign(expected.total, share(7, 3, 0.4286));
 }
 
 /** mulberry32: the same workspace for the same seed. */

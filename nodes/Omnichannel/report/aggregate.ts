@@ -14,6 +14,7 @@ import { bucketIndex } from './calendar';
 import type { ReportPlan } from './plan';
 import { ratingScore } from './ratings';
 import { Channels, Conversations, Metric, METRIC_COUNT, SampleKind, Samples } from './state';
+import { TeamState } from './team';
 
 /** What a message is to the report. */
 export type MessageKind = 'customer' | 'rating' | 'bot' | 'person' | 'note' | 'failed';
@@ -66,6 +67,9 @@ export class ReportAggregator {
 
 	readonly openWaits: OpenWait[] = [];
 
+	/** Per person, the bot's own share, per conversation (team.ts). */
+	readonly team: TeamState;
+
 	private readonly handOvers = new Map<string, HandOver>();
 
 	private readonly bucketStarts: Float64Array;
@@ -78,6 +82,7 @@ export class ReportAggregator {
 		this.bucketStarts = Float64Array.from(plan.buckets);
 		this.buckets = plan.buckets.map(() => new Float64Array(METRIC_COUNT));
 		this.targetMs = plan.targetMinutes * 60_000;
+		this.team = new TeamState(this.targetMs, { people: plan.groupBy === 'person', conversations: plan.groupBy === 'conversation' });
 	}
 
 	private bucketOf(epochMs: number): number {
@@ -179,7 +184,9 @@ export class ReportAggregator {
 					limitMs: marker.limitSeconds !== undefined ? marker.limitSeconds * 1000 : known?.limitMs,
 					personAfter: state.laterPerson[conversation],
 				});
+				this.team.handOverSend(marker.episode, conversation);
 			}
+			this.team.message(conversation, kind, time, message);
 		}
 	}
 
@@ -210,6 +217,7 @@ export class ReportAggregator {
 			if (waited > this.targetMs) this.count(Metric.WaitsDecided, channel, bucket);
 			this.longest(channel, bucket, waited);
 			this.openWaits.push({ conversation, startMs: start });
+			this.team.waitOpen(conversation, start);
 			return;
 		}
 		const responseMs = reply - start;
@@ -220,6 +228,7 @@ export class ReportAggregator {
 		if (responseMs <= this.targetMs) this.count(Metric.AnsweredWithinTarget, channel, bucket);
 		this.longest(channel, bucket, responseMs);
 		this.samples.add(kind, responseMs, channel, bucket);
+		this.team.waitAnswered(conversation, start, reply, kind);
 	}
 
 	/** Conversations a message of the period showed that the conversations list did not give (moved while it was read). */
@@ -239,7 +248,7 @@ export class ReportAggregator {
 		for (let conversation = 0; conversation < state.count; conversation++) {
 			if (!Number.isNaN(state.waitStart[conversation])) this.closeWait(conversation);
 		}
-		for (const handOver of this.handOvers.values()) {
+		for (const [episode, handOver] of this.handOvers) {
 			const channel = state.channel[handOver.conversation];
 			const bucket = this.bucketOf(handOver.first);
 			const until = handOver.first + (handOver.limitMs ?? DEFAULT_HAND_OVER_LIMIT_MS);
@@ -247,9 +256,11 @@ export class ReportAggregator {
 			if (handOver.personAfter < until) {
 				this.count(Metric.HandOversAnswered, channel, bucket);
 				this.samples.add(SampleKind.HandOverToPerson, handOver.personAfter - handOver.first, channel, bucket);
+				this.team.handOver(episode, handOver.conversation, handOver.first, 'answered', handOver.personAfter - handOver.first);
 			} else if (until <= this.plan.endMs) {
 				this.count(Metric.HandOversExpired, channel, bucket);
-			}
+				this.team.handOver(episode, handOver.conversation, handOver.first, 'expired', NaN);
+			} else this.team.handOver(episode, handOver.conversation, handOver.first, 'open', NaN);
 		}
 		this.openWaits.sort((a, b) => a.startMs - b.startMs || a.conversation - b.conversation);
 	}

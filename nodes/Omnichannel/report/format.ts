@@ -16,8 +16,8 @@ import { Metric, nearestRank, SampleKind } from './state';
 /** The waiting list on the total item holds at most this many, longest first; `waitingAtEnd` has the count. */
 export const WAITING_LISTED = 100;
 
-const minutes = (ms: number | null): number | null => (ms === null ? null : Math.round(ms / 600) / 100);
-const ratio = (part: number, whole: number, digits: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10 ** digits) / 10 ** digits);
+export const minutes = (ms: number | null): number | null => (ms === null ? null : Math.round(ms / 600) / 100);
+export const ratio = (part: number, whole: number, digits: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10 ** digits) / 10 ** digits);
 
 export interface ChannelInfo {
 	id: string;

@@ -10,20 +10,20 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { channelTypeLabel } from '../../shared/channelTypes';
 
-const FONT = 'font-family:Arial,Helvetica,sans-serif';
-const MUTED = '#52606d';
+export const FONT = 'font-family:Arial,Helvetica,sans-serif';
+export const MUTED = '#52606d';
 const BAR = '#3e7bfa';
 const GOOD = '#2f9e66';
 const LATE = '#e8590c';
 const WAITING_SHOWN = 20;
 
-function escape(value: unknown): string {
+export function escape(value: unknown): string {
 	return String(value ?? '').replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 const number = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-const show = (value: unknown, unit = ''): string => (value === null || value === undefined ? '–' : `${escape(value)}${unit}`);
-const percent = (share: unknown): string => (typeof share === 'number' ? `${Math.round(share * 100)}%` : '–');
+export const show = (value: unknown, unit = ''): string => (value === null || value === undefined ? '–' : `${escape(value)}${unit}`);
+export const percent = (share: unknown): string => (typeof share === 'number' ? `${Math.round(share * 100)}%` : '–');
 
 /** "2026-06-01 00:00" from an ISO time with its offset. */
 const wallClock = (iso: unknown): string => String(iso ?? '').slice(0, 16).replace('T', ' ');
@@ -120,14 +120,15 @@ function bucketTable(buckets: IDataObject[]): string {
 	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Customer messages by ${escape(buckets[0].scope)} <span style="font-weight:normal;color:${MUTED}">(with the median first response)</span></h3><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;${FONT}">${rows}</table>`;
 }
 
-/** The HTML of the whole report. */
-export function reportHtml(channels: IDataObject[], total: IDataObject, buckets: IDataObject[]): string {
+/** The HTML of the whole report; `peopleSection`: the People table of Group By Person (htmlPeople.ts). */
+export function reportHtml(channels: IDataObject[], total: IDataObject, buckets: IDataObject[], peopleSection = ''): string {
 	const maxima = new Map(ROWS.map((row) => [row.field, Math.max(0, ...channels.map((item) => number(item[row.field])))]));
 	const tiles = [
 		tile(show(total.conversationsWithActivity), 'conversations with activity'),
 		tile(show(total.firstResponseMedianMinutes, ' min'), 'median first response'),
 		tile(percent(total.answeredWithinTargetShare), `answered within ${show(total.targetMinutes)} min`),
 		tile(show(total.waitingAtEnd), 'waiting at the end'),
+		tile(percent(total.botOnlyShare), `answered by the bot alone (${show(total.botOnlyConversations)} of ${show(total.conversationsAnswered)})`),
 		tile(show(total.handOvers), 'hand-overs to a person'),
 		tile(show(total.ratingMean), 'mean rating of 5'),
 	].join('');
@@ -140,6 +141,7 @@ export function reportHtml(channels: IDataObject[], total: IDataObject, buckets:
 		`<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Waiting for an answer at the end</h3>`,
 		waitingTable(total),
 		bucketTable(buckets),
+		peopleSection,
 		'</div>',
 	].join('');
 }

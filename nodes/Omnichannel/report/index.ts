@@ -9,19 +9,29 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { RunContext } from '../helpers/operation';
 import { ReportAggregator } from './aggregate';
+import { addBotShare } from './botShare';
+import { conversationItems } from './conversations';
 import { reportedChannels, reportItems } from './format';
 import { reportHtml } from './html';
+import { peopleTable } from './htmlPeople';
+import { personItems } from './people';
 import type { ReportPlan } from './plan';
 import { readReport } from './read';
+import { reportText } from './text';
 
 export { reportPlan } from './plan';
 export type { ReportPlan } from './plan';
 
-/** The report's items: one per channel, the total, then one per bucket. */
+/** The report's items: one per channel, the total, then one per bucket, person or conversation (Group By). */
 export async function runReport(context: IExecuteFunctions, itemIndex: number, run: RunContext, plan: ReportPlan): Promise<IDataObject[]> {
 	const aggregator = new ReportAggregator(plan);
 	const listed = await readReport(context, itemIndex, run, plan, aggregator);
-	const { channels, total, buckets } = reportItems(aggregator, plan, reportedChannels(aggregator, plan, listed));
-	if (plan.includeHtml) total.html = reportHtml(channels, total, buckets);
-	return [...channels, total, ...buckets];
+	const reported = reportedChannels(aggregator, plan, listed);
+	const { channels, total, buckets } = reportItems(aggregator, plan, reported);
+	addBotShare(aggregator, plan, channels, total, buckets);
+	const people = plan.groupBy === 'person' ? personItems(aggregator, plan) : [];
+	if (plan.includeHtml) total.html = reportHtml(channels, total, buckets, peopleTable(people));
+	if (plan.includeText) total.text = reportText(total, channels);
+	const rows = plan.groupBy === 'conversation' ? conversationItems(aggregator, plan, reported) : [];
+	return [...channels, total, ...buckets, ...people, ...rows];
 }

@@ -11,6 +11,7 @@ import { collection } from '../helpers/parameters';
 import { ItemValidator } from '../helpers/validation';
 import { addDays, addLocalDays, bucketStarts, startOfDate } from './calendar';
 import type { BucketUnit } from './calendar';
+import { personNamesOf } from './people';
 
 /** The longest period: 31 days (a month's report; an hour per bucket is 744 items). */
 export const MAX_PERIOD_DAYS = 31;
@@ -21,7 +22,7 @@ export const MAX_TARGET_MINUTES = 7 * 24 * 60;
 export const CHANNEL_TYPES = Object.keys(CHANNEL_TYPE_LABELS);
 
 export type PeriodKind = 'previousDays' | 'lastHours' | 'custom';
-export type GroupBy = 'none' | BucketUnit;
+export type GroupBy = 'none' | BucketUnit | 'person' | 'conversation';
 
 export interface ReportPlan {
 	/** The period, [startMs, endMs) (ms since the epoch); a Before in the future ends at the run's time. */
@@ -35,6 +36,9 @@ export interface ReportPlan {
 	channelTypes?: Set<string>;
 	targetMinutes: number;
 	includeHtml: boolean;
+	/** Names for people's ids (Person Names), for the person items and the HTML. */
+	personNames: Map<string, string>;
+	includeText: boolean;
 }
 
 /** A positive number up to `max`, decimals allowed. */
@@ -84,7 +88,7 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 		// What has not happened yet cannot be read: the period ends at the run's time.
 		endMs = Math.max(startMs, Math.min(endMs, now));
 	}
-	const groupBy = validator.oneOf<GroupBy>('Group By', context.getNodeParameter('groupBy', itemIndex, 'none'), ['none', 'day', 'hour']);
+	const groupBy = validator.oneOf<GroupBy>('Group By', context.getNodeParameter('groupBy', itemIndex, 'none'), ['none', 'day', 'hour', 'person', 'conversation']);
 	const options = collection(context, itemIndex, 'options');
 	const targetMinutes =
 		options.targetMinutes === undefined ? DEFAULT_TARGET_MINUTES : positiveNumber(validator, 'First Response Target (Minutes)', options.targetMinutes, MAX_TARGET_MINUTES);
@@ -93,9 +97,11 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 		endMs,
 		timeZone,
 		groupBy,
-		buckets: groupBy === 'none' || endMs <= startMs ? [] : bucketStarts(startMs, endMs, groupBy, timeZone),
+		buckets: (groupBy !== 'day' && groupBy !== 'hour') || endMs <= startMs ? [] : bucketStarts(startMs, endMs, groupBy, timeZone),
 		channelTypes: channelTypesOf(validator, options.channelTypes),
 		targetMinutes,
 		includeHtml: context.getNodeParameter('includeHtml', itemIndex, false) === true,
+		personNames: personNamesOf(validator, options.personNames),
+		includeText: context.getNodeParameter('includeText', itemIndex, false) === true,
 	};
 }

@@ -8,7 +8,7 @@
 // figures and against the reference.
 const { omnichannelCredential, sandboxClient, workflows: w } = require('../../../harness');
 const { knownDay, randomWorkspace, localMidnight } = require('../report-world');
-const { referenceReport, compareWithReference } = require('../report-reference');
+const { referenceReport, compareWithReference, compareTeamWithReference } = require('../report-reference');
 
 const REPORT_NODE = 'Report';
 const RANDOM = { seed: 4242, timeZone: 'Europe/Berlin', date: '2026-10-24', endDate: '2026-10-27', groupBy: 'hour', targetMinutes: 10 };
@@ -37,7 +37,7 @@ async function prepareReports(sandbox, prefix) {
 		day: omnichannelCredential({ id: `${prefix}ReportDay00`.padEnd(16, '0'), name: `${prefix} report known day`, baseUrl: sandbox.base_url, apiKey: day.key }),
 		random: omnichannelCredential({ id: `${prefix}ReportRnd00`.padEnd(16, '0'), name: `${prefix} report random`, baseUrl: sandbox.base_url, apiKey: random.key }),
 	};
-	const ids = { day: `${prefix}ReportDayWf`.padEnd(16, '0'), random: `${prefix}ReportRndWf`.padEnd(16, '0') };
+	const ids = { day: `${prefix}ReportDayWf`.padEnd(16, '0'), random: `${prefix}ReportRndWf`.padEnd(16, '0'), ...teamWorkflowIds(prefix) };
 	const workflows = [
 		reportWorkflow(ids.day, credentials.day, day.timeZone, { period: 'custom', after: day.period.after, before: day.period.before, includeHtml: true }),
 		reportWorkflow(ids.random, credentials.random, RANDOM.timeZone, {
@@ -47,6 +47,7 @@ async function prepareReports(sandbox, prefix) {
 			groupBy: RANDOM.groupBy,
 			options: { targetMinutes: RANDOM.targetMinutes },
 		}),
+		...teamWorkflows(ids, credentials, day),
 	];
 	return { day, random: { ...random, startMs, endMs }, credentials: Object.values(credentials), workflows, ids };
 }
@@ -80,4 +81,69 @@ async function checkRandom(items, sandbox, random) {
 	return { messages: data.messages.length, buckets: items.filter((item) => item.scope === 'hour').length, differences: differences.length };
 }
 
-module.exports = { REPORT_NODE, prepareReports, checkKnownDay, checkRandom };
+// Issue 52's groupings: the known day by person, with Person Names and the
+// text; the random workspace by conversation.
+const PERSON_NAME = 'Dana <Support>';
+
+const teamWorkflowIds = (prefix) => ({ dayPeople: `${prefix}ReportPplWf`.padEnd(16, '0'), randomRows: `${prefix}ReportRowWf`.padEnd(16, '0') });
+
+const MARKDOWN_NODE = 'Text as HTML';
+
+function teamWorkflows(ids, credentials, day) {
+	const people = reportWorkflow(ids.dayPeople, credentials.day, day.timeZone, {
+		period: 'custom',
+		after: day.period.after,
+		before: day.period.before,
+		groupBy: 'person',
+		includeHtml: true,
+		includeText: true,
+		options: { personNames: JSON.stringify({ [day.personId]: PERSON_NAME }) },
+	});
+	// n8n's Markdown node renders the total's text as standard Markdown would.
+	const markdown = w.node(MARKDOWN_NODE, 'n8n-nodes-base.markdown', { mode: 'markdownToHtml', markdown: "={{ $input.all().find((item) => item.json.scope === 'total').json.text }}", destinationKey: 'textHtml', options: {} }, { executeOnce: true });
+	const withMarkdown = w.workflow({ id: people.id, name: people.name, nodes: [...people.nodes, markdown], connections: w.chain('Start', REPORT_NODE, MARKDOWN_NODE) });
+	return [
+		{ ...withMarkdown, settings: people.settings },
+		reportWorkflow(ids.randomRows, credentials.random, RANDOM.timeZone, {
+			period: 'custom',
+			after: `${RANDOM.date}T00:00:00`,
+			before: `${RANDOM.endDate}T00:00:00`,
+			groupBy: 'conversation',
+			options: { targetMinutes: RANDOM.targetMinutes },
+		}),
+	];
+}
+
+/** The known day by person: the bot's share, Dana's figures under the name given, the People table and the text (also as n8n's Markdown node renders it). */
+function checkKnownDayTeam(items, day, rendered) {
+	const total = items.find((item) => item.scope === 'total');
+	expect(total).toMatchObject({ conversationsAnswered: 7, botOnlyConversations: 3, botOnlyShare: 0.4286 });
+	const people = items.filter((item) => item.scope === 'person');
+	expect(people).toEqual([
+		expect.objectContaining({ personId: day.personId, personName: PERSON_NAME, replies: 4, waitsAnswered: 3, replyTimeMedianMinutes: 30, replyTimeP90Minutes: 170, withinTarget: 0, handOversTaken: 1, handOverMedianMinutesToPerson: 30 }),
+	]);
+	expect(total.html).toContain('Dana &#60;Support&#62;');
+	expect(total.html).toContain('answered by the bot alone (3 of 7)');
+	expect(total.text.split('\n')).toContain('- Answered by the bot alone: 43% (3 of 7 conversations)');
+	expect(total.text.length).toBeLessThanOrEqual(3000);
+	// Standard Markdown keeps one line per figure: a list, not one paragraph.
+	const [{ textHtml }] = rendered;
+	expect(textHtml).toMatch(/^<p><em>Support report<\/em> /);
+	expect(textHtml).toContain('<li>Answered by the bot alone: 43% (3 of 7 conversations)</li>');
+	expect(textHtml.match(/<li>/g)).toHaveLength(7 + 2);
+	expect(textHtml).toMatch(/<li>720 min · Old Facebook Page · customer <code>ct_\w+<\/code> · <code>conv_\w+<\/code><\/li>/);
+	return { people: people.length, botOnlyShare: total.botOnlyShare, textCharacters: total.text.length };
+}
+
+/** A random workspace's output (any grouping) against the references of issue 52's figures, and the figures that were there. */
+async function checkRandomTeam(items, sandbox, random, groupBy) {
+	const client = sandboxClient(sandbox, random.key);
+	const data = { messages: await client.listAll('/messages'), conversations: await client.listAll('/conversations'), channels: await client.listAll('/channels') };
+	const period = { start: random.startMs, end: random.endMs, timeZone: RANDOM.timeZone, targetMinutes: RANDOM.targetMinutes, groupBy };
+	const differences = compareTeamWithReference(items, data, period);
+	differences.push(...compareWithReference(items, referenceReport(data, period), groupBy === 'day' || groupBy === 'hour' ? groupBy : 'none'));
+	expect(differences).toEqual([]);
+	return { messages: data.messages.length, conversationItems: items.filter((item) => item.scope === 'conversation').length, differences: differences.length };
+}
+
+module.exports = { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkKnownDayTeam, checkRandomTeam };

@@ -71,12 +71,14 @@ const properties: INodeProperties[] = [
 		name: 'groupBy',
 		type: 'options',
 		options: [
-			{ name: 'None', value: 'none', description: 'One item per channel and the total' },
+			{ name: 'Conversation', value: 'conversation', description: 'Also one flat item per conversation with activity, for a sheet, a CSV or a data table' },
 			{ name: 'Day', value: 'day', description: 'Also one item per day, for charts' },
 			{ name: 'Hour', value: 'hour', description: 'Also one item per hour, for charts' },
+			{ name: 'None', value: 'none', description: 'One item per channel and the total' },
+			{ name: 'Person', value: 'person', description: 'Also one item per person who wrote in the period, and a People table in the HTML' },
 		],
 		default: 'none',
-		description: 'Whether to add an item per day or hour of the workflow time zone (a day can have 23 or 25 hours)',
+		description: 'Whether to add an item per day or hour of the workflow time zone (a day can have 23 or 25 hours), per person or per conversation',
 	},
 	{
 		displayName: 'Include HTML',
@@ -84,6 +86,13 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to add the report as HTML to the total item (`html`): tables with bars and inline styles, which e-mail clients show',
+	},
+	{
+		displayName: 'Include Text',
+		name: 'includeText',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to add a short Markdown summary to the total item (`text`) for Slack, Microsoft Teams or Telegram',
 	},
 	{
 		displayName: 'Options',
@@ -108,6 +117,13 @@ const properties: INodeProperties[] = [
 				// DEFAULT_TARGET_MINUTES (lint wants a literal here)
 				default: 15,
 				description: 'A customer should get a first answer within this many minutes; the report counts how many did',
+			},
+			{
+				displayName: 'Person Names',
+				name: 'personNames',
+				type: 'json',
+				default: '{}',
+				description: 'Names for the people\'s IDs in the person and conversation items and the HTML, as JSON: {"usr_2LmQ8vX4kT0bR7nW5cZp": "Dana"} (the API lists no people)',
 			},
 		],
 	},

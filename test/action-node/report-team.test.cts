@@ -1,0 +1,274 @@
+/**
+ * Report > Get, the figures a team acts on, in-process: the bot's own
+ * share, Group By Person (with Person Names) and Group By Conversation on
+ * the known day, by hand; against the reference written from the docs'
+ * definitions (test/support/report-reference.js) on seeded random
+ * workspaces; Include Text within the chat apps' limits, its worst case
+ * too; Person Names checked before any request; the same requests with and
+ * without the new groupings.
+ */
+import { isoInZone } from '../../nodes/Omnichannel/report/calendar';
+import { reportText, TEXT_LIMIT } from '../../nodes/Omnichannel/report/text';
+import { runNode } from '../support/host/action-node.cjs';
+import { resetStats, stats } from '../support/sandbox.cjs';
+import type { Json } from '../support/sandbox.cjs';
+import { useSandbox } from '../support/suite.cjs';
+
+interface KnownDay {
+	key: string;
+	timeZone: string;
+	startMs: number;
+	endMs: number;
+	utcMidnight: number;
+	period: { after: string; before: string };
+	expected: { total: Json; waiting: Array<{ conversationId: string }> };
+}
+const world = require('../support/report-world') as {
+	knownDay: (sandbox: unknown, options?: { timeZone?: string; daysAgo?: number }) => Promise<KnownDay>;
+	randomWorkspace: (sandbox: unknown, options: { seed: number; startMs: number; endMs: number; conversations?: number }) => Promise<{ key: string; channels: Json[] }>;
+	localMidnight: (date: string, timeZone: string) => number;
+	localDate: (daysAgo: number, timeZone: string, now?: number) => string;
+	prng: (seed: number) => { int: (min: number, max: number) => number; pick: <T>(list: T[]) => T; chance: (p: number) => boolean };
+};
+const reference = require('../support/report-reference') as {
+	referenceReport: (workspace: Json, period: Json) => Json;
+	compareWithReference: (items: Json[], expected: Json, groupBy?: string) => Json[];
+	compareTeamWithReference: (items: Json[], workspace: Json, period: Json) => Json[];
+};
+const { sandboxClient } = require('../../sandbox/client') as { sandboxClient: (sandbox: unknown, key?: string) => { listAll: (path: string) => Promise<Json[]> } };
+
+const suite = useSandbox({ seed: 'empty' });
+const counts: Json = {};
+
+afterAll(() => {
+	console.log(JSON.stringify({ suite: 'report, team figures (in-process)', ...counts }));
+});
+
+const report = async (key: string, parameters: Json, timezone: string, items?: Json[]) =>
+	await runNode({
+		credentials: { baseUrl: suite.sb.base_url, apiKey: key },
+		timezone,
+		items: items?.map((json) => ({ json })),
+		parameters: { resource: 'report', operation: 'get', ...parameters },
+	});
+
+describe('the known day (America/Los_Angeles): people, conversations and the bot\'s share, by hand', () => {
+	let day: KnownDay;
+	let personId: string;
+	let byPerson: Json[];
+	let byConversation: Json[];
+	const requests: Json = {};
+
+	beforeAll(async () => {
+		day = await world.knownDay(suite.sb);
+		const custom = { period: 'custom', after: day.period.after, before: day.period.before };
+		for (const groupBy of ['none', 'person', 'conversation']) {
+			await resetStats(suite.sb);
+			const result = await report(day.key, { ...custom, groupBy, includeHtml: true, includeText: true, options: { personNames: '={{ $json.names }}' } }, day.timeZone, [{ names: {} }]);
+			expect(result.status).toBe('success');
+			requests[groupBy] = (await stats(suite.sb)).requests;
+			if (groupBy === 'person') byPerson = result.json;
+			if (groupBy === 'conversation') byConversation = result.json;
+		}
+		personId = byPerson.find((item) => item.scope === 'person')?.personId;
+		counts.knownDay = { requests };
+	});
+
+	test('the bot alone: 3 of the 7 conversations that got an answer (WhatsApp 2 of 4, Telegram 1 of 3); in the HTML\'s headline', () => {
+		const total = byPerson.find((item) => item.scope === 'total') as Json;
+		expect(total).toMatchObject({ conversationsAnswered: 7, botOnlyConversations: 3, botOnlyShare: 0.4286 });
+		const channel = (name: string) => byPerson.find((item) => item.channelName === name) as Json;
+		expect(channel('Acme WhatsApp')).toMatchObject({ conversationsAnswered: 4, botOnlyConversations: 2, botOnlyShare: 0.5 });
+		expect(channel('Acme Telegram')).toMatchObject({ conversationsAnswered: 3, botOnlyConversations: 1, botOnlyShare: 0.3333 });
+		expect(channel('Support Email')).toMatchObject({ conversationsAnswered: 0, botOnlyConversations: 0, botOnlyShare: null });
+		expect(total.html).toContain('43%</div><div style="font-size:12px;color:#52606d">answered by the bot alone (3 of 7)');
+	});
+
+	test('Group By Person: Dana Agent\'s 4 replies, 3 waits answered (26, 30, 170 min), the hand-over taken after 30 min; a People table', () => {
+		const people = byPerson.filter((item) => item.scope === 'person');
+		expect(people).toHaveLength(1);
+		expect(people[0]).toMatchObject({
+			personId: expect.stringMatching(/^usr_/),
+			personName: null,
+			replies: 4,
+			failedReplies: 0,
+			waitsAnswered: 3,
+			replyTimeMedianMinutes: 30,
+			replyTimeP90Minutes: 170,
+			targetMinutes: 15,
+			withinTarget: 0,
+			withinTargetShare: 0,
+			handOversTaken: 1,
+			handOverMedianMinutesToPerson: 30,
+		});
+		expect(Date.parse(people[0].periodStart)).toBe(day.startMs);
+		const { html } = byPerson.find((item) => item.scope === 'total') as Json;
+		expect(html).toContain('>People <');
+		expect(html).toContain(personId);
+		expect(byPerson.map((item) => item.scope)).toEqual(['channel', 'channel', 'channel', 'channel', 'total', 'person']);
+	});
+
+	test('Person Names: the name on the items and in the HTML, escaped', async () => {
+		const result = await report(
+			day.key,
+			{ period: 'custom', after: day.period.after, before: day.period.before, groupBy: 'person', includeHtml: true, options: { personNames: JSON.stringify({ [personId]: 'Dana <b>A</b>', usr_nobody: 'Nobody' }) } },
+			day.timeZone,
+		);
+		const person = result.json.find((item) => item.scope === 'person') as Json;
+		expect(person.personName).toBe('Dana <b>A</b>');
+		const { html } = result.json.find((item) => item.scope === 'total') as Json;
+		expect(html).toContain('Dana &#60;b&#62;A&#60;/b&#62;');
+		expect(html).not.toContain('Nobody');
+	});
+
+	test('Group By Conversation: one item per conversation with activity, each field as built', () => {
+		const rows = byConversation.filter((item) => item.scope === 'conversation');
+		expect(rows).toHaveLength(9);
+		const at = (minutes: number) => rows.find((row) => Date.parse(row.firstMessageAt) === day.startMs + minutes * 60_000) as Json;
+		const [c8, c2] = day.expected.waiting.map((entry) => rows.find((row) => row.conversationId === entry.conversationId) as Json);
+		// c10: the customer at the start, the bot 4 minutes later.
+		expect(at(0)).toMatchObject({ channelName: 'Acme WhatsApp', firstWaitReplyMinutes: 4, firstWaitReplyBy: 'bot', firstWaitReplyPersonId: null, waits: 1, waitsAnswered: 1, botOnly: true, handOverOutcome: null });
+		// c2: Dana's message closes no wait of the period; the customer waits at the end.
+		expect(c2).toMatchObject({ firstWaitReplyMinutes: null, firstWaitReplyBy: null, waits: 1, waitsAnswered: 0, waitingAtEnd: true, personMessages: 1, topPersonId: personId, topPersonReplies: 1, botOnly: false });
+		expect(Date.parse(c2.firstMessageAt)).toBe(day.startMs + 5 * 60_000);
+		expect(Date.parse(c2.firstCustomerMessageAt)).toBe(day.endMs - 10 * 60_000);
+		expect(Date.parse(c2.waitingSince)).toBe(day.endMs - 10 * 60_000);
+		// c1: two waits, the first answered by the bot after 3 minutes (from the first of two customer messages), the second by Dana.
+		expect(at(60)).toMatchObject({ customerMessages: 3, botMessages: 1, personMessages: 1, waits: 2, waitsAnswered: 2, firstWaitReplyMinutes: 3, firstWaitReplyBy: 'bot', topPersonId: personId, botOnly: false });
+		// c4: the hand-over answered; c5: expired by its own limit; c6: still open.
+		expect(at(180)).toMatchObject({ handOvers: 1, handOverOutcome: 'answered', firstWaitReplyMinutes: 1, firstWaitReplyBy: 'bot' });
+		expect(at(300)).toMatchObject({ handOvers: 1, handOverOutcome: 'expired', channelName: 'Acme Telegram' });
+		expect(at((day.endMs - day.startMs) / 60_000 - 120)).toMatchObject({ handOvers: 1, handOverOutcome: 'open', waitingAtEnd: false });
+		// c7: 4 ratings; the latest with a score is ★★★☆☆.
+		expect(at(600)).toMatchObject({ ratings: 4, latestRatingScore: 3, firstWaitReplyMinutes: 0.5, botOnly: true });
+		// c8: the bot's send failed; the customer waits.
+		expect(c8).toMatchObject({ channelName: 'Old Facebook Page', failedMessages: 1, botMessages: 0, waitingAtEnd: true, botOnly: false, customerId: expect.stringMatching(/^ct_/) });
+		// c3: the System answer across UTC's midnight, 21 minutes.
+		expect(rows.find((row) => Date.parse(row.firstMessageAt) === day.utcMidnight - 20 * 60_000)).toMatchObject({ firstWaitReplyMinutes: 21, firstWaitReplyBy: 'bot', botOnly: true });
+		// By their first message of the period.
+		const firsts = rows.map((row) => Date.parse(row.firstMessageAt));
+		expect([...firsts].sort((a, b) => a - b)).toEqual(firsts);
+		expect(byConversation.slice(0, 5).map((item) => item.scope)).toEqual(['channel', 'channel', 'channel', 'channel', 'total']);
+	});
+
+	test('the new groupings cost no request more than the report without them', () => {
+		expect(requests.person).toBe(requests.none);
+		expect(requests.conversation).toBe(requests.none);
+	});
+
+	test('Include Text: the headline and the customers waiting longest, as Markdown', () => {
+		const { text } = byPerson.find((item) => item.scope === 'total') as Json;
+		const lines = text.split('\n');
+		expect(lines[0]).toMatch(/^\*Support report\* \d{4}-\d\d-\d\d 00:00 to \d{4}-\d\d-\d\d 00:00 \(America\/Los Angeles\)$/);
+		expect(lines).toContain('- Conversations with activity: 9 (8 new)');
+		expect(lines).toContain('- First response: median 3 min, p90 30 min');
+		expect(lines).toContain('- Answered within 15 min: 55% of waits (6)');
+		expect(lines).toContain('- Answered by the bot alone: 43% (3 of 7 conversations)');
+		expect(lines).toContain('- Hand-overs to a person: 3 (1 answered, 1 expired)');
+		expect(lines).toContain('- Waiting at the end: 2');
+		// Blocks between blank lines, so that standard Markdown keeps one line per list item as Slack and Telegram do.
+		expect(lines.slice(0, 3)).toEqual([lines[0], '', '- Conversations with activity: 9 (8 new)']);
+		const waiting = lines.slice(lines.indexOf('*Waiting longest*') + 1);
+		expect(waiting).toEqual([
+			'',
+			expect.stringMatching(/^- 720 min · Old Facebook Page · customer `ct_\w+` · `conv_\w+`$/),
+			expect.stringMatching(/^- 10 min · Acme WhatsApp · customer `ct_\w+` · `conv_\w+`$/),
+		]);
+	});
+});
+
+describe('Include Text: the worst case stays within the chat apps\' limits', () => {
+	test('100 waiting customers with the longest names and ids: at most 3,000 characters, 5 listed, formatting characters of names replaced', () => {
+		const long = 'X'.repeat(5_000);
+		const channels = Array.from({ length: 50 }, (_, index) => ({ channelId: `ch_${index}`, channelName: `*_[${long}]_*` }));
+		const waiting = Array.from({ length: 100 }, (_, index) => ({ conversationId: `conv_${long}${index}`, channelId: `ch_${index % 50}`, channelName: `*_[${long}]_*`, customerId: `ct_\`${long}`, minutesWaited: 100_000.55 }));
+		const total: Json = {
+			periodStart: '2026-06-01T00:00:00.000-07:00', periodEnd: '2026-07-01T00:00:00.000-07:00', timeZone: 'America/Argentina/ComodRivadavia',
+			conversationsWithActivity: 123_456_789, newConversations: 123_456_789, firstResponseMedianMinutes: 10_079.99, firstResponseP90Minutes: 10_079.99, targetMinutes: 10_079.99,
+			answeredWithinTargetShare: 0.9999, answeredWithinTarget: 123_456_789, botOnlyShare: 1, botOnlyConversations: 123_456_789, conversationsAnswered: 123_456_789,
+			handOvers: 123_456_789, handOversAnswered: 123_456_789, handOversExpired: 123_456_789, ratingMean: 4.99, ratingsScored: 123_456_789, waitingAtEnd: 123_456_789, waiting,
+		};
+		const text = reportText(total, channels);
+		counts.worstCaseText = { characters: text.length, utf16: text.length, bytes: Buffer.byteLength(text) };
+		// Slack: 3,000 characters per text block (4,000 per message); Telegram: 4,096.
+		expect(text.length).toBeLessThanOrEqual(TEXT_LIMIT);
+		expect(TEXT_LIMIT).toBeLessThanOrEqual(3_000);
+		const listed = text.split('\n').filter((line) => line.includes('customer `'));
+		expect(listed).toHaveLength(5);
+		expect(text).toContain(`and ${123_456_789 - 5} more`);
+		// Names carry no formatting character; ids are whole code spans (2 backticks each).
+		for (const line of listed) {
+			expect(line.replace(/`[^`]*`/g, '')).not.toMatch(/[*_[\]`]/);
+			expect(line.split('`')).toHaveLength(5);
+		}
+	});
+});
+
+describe('Person Names is checked before any request, naming the field and the item', () => {
+	const cases: Array<[string, unknown, string]> = [
+		['not JSON', '{usr_a: Dana}', "Invalid 'Person Names': it is not JSON [item 1]"],
+		['a list', '["Dana"]', "Invalid 'Person Names': expected an object of ids to names, got a list [item 1]"],
+		['an id that is not one', '{"usr a": "Dana"}', 'Invalid \'Person Names\': "usr a" is not a person id [item 1]'],
+		['a name that is not text', '{"usr_a": 7}', 'Invalid \'Person Names\': the name of "usr_a" is number, not text of 1 to 200 characters [item 1]'],
+		['an empty name', '{"usr_a": " "}', 'Invalid \'Person Names\': the name of "usr_a" is " ", not text of 1 to 200 characters [item 1]'],
+	];
+
+	test.each(cases)('%s', async (_label, bad, message) => {
+		await resetStats(suite.sb);
+		const names = `={{ $json.index === 1 ? ${JSON.stringify(bad)} : '{}' }}`;
+		const result = await report(suite.sb.key, { groupBy: 'person', options: { personNames: names } }, 'UTC', [{ index: 0 }, { index: 1 }]);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(message);
+		expect((await stats(suite.sb)).requests).toBe(0);
+	});
+});
+
+describe('the reference written from the definitions agrees on random workspaces: the bot\'s share, people, conversations', () => {
+	const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Adelaide', 'UTC', 'America/Sao_Paulo'];
+	const GROUPS = ['person', 'conversation', 'day', 'hour', 'none'];
+	const FIXED = ['2026-10-24', '2026-10-31', '2026-04-04'];
+	const SEEDS = Array.from({ length: 15 }, (_, i) => 5203 + i * 11);
+	const tally = { workspaces: 0, messages: 0, personItems: 0, conversationItems: 0, differences: 0 };
+
+	afterAll(() => {
+		counts.property = tally;
+	});
+
+	test.each(SEEDS)('seed %d', async (seed) => {
+		const random = world.prng(seed);
+		const timeZone = random.pick(ZONES);
+		const days = random.int(1, 3);
+		const date = random.chance(0.4) ? random.pick(FIXED) : world.localDate(random.int(days + 1, 20), timeZone);
+		const startMs = world.localMidnight(date, timeZone);
+		const endDate = new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+		const endMs = world.localMidnight(endDate, timeZone);
+		const groupBy = GROUPS[SEEDS.indexOf(seed) % GROUPS.length];
+		const targetMinutes = random.pick([15, 5, 0.5, 60, 7.5]);
+		const workspace = await world.randomWorkspace(suite.sb, { seed, startMs, endMs, conversations: random.int(20, 60) });
+		const channelTypes = random.chance(0.3) ? [workspace.channels[0].type] : [];
+		const client = sandboxClient(suite.sb, workspace.key);
+		const data = { messages: await client.listAll('/messages'), conversations: await client.listAll('/conversations'), channels: await client.listAll('/channels') };
+		// Names for some of the people who wrote, and one for nobody.
+		const writers = [...new Set(data.messages.map((message) => message.from_user_id).filter((id) => typeof id === 'string'))] as string[];
+		const personNames = Object.fromEntries([...writers.filter(() => random.chance(0.6)).map((id, index) => [id, `Agent ${index}`]), ['usr_nobody', 'Nobody']]);
+		const result = await report(workspace.key, { period: 'custom', after: `${date}T00:00:00`, before: `${endDate}T00:00:00`, groupBy, options: { targetMinutes, channelTypes, personNames: JSON.stringify(personNames) } }, timeZone);
+		expect(result.status).toBe('success');
+		const period = { start: startMs, end: endMs, timeZone, targetMinutes, channelTypes, groupBy, personNames };
+		const found = reference.compareTeamWithReference(result.json, data, period);
+		// The figures that were there keep their values with the new groupings.
+		const bucketsCompared = groupBy === 'day' || groupBy === 'hour' ? groupBy : 'none';
+		found.push(...reference.compareWithReference(result.json, reference.referenceReport(data, period), bucketsCompared));
+		tally.workspaces++;
+		tally.messages += data.messages.length;
+		tally.personItems += result.json.filter((item) => item.scope === 'person').length;
+		tally.conversationItems += result.json.filter((item) => item.scope === 'conversation').length;
+		// Every time of a conversation item is written as the other items write theirs, in the zone, with the offset of that instant.
+		for (const row of result.json.filter((item) => item.scope === 'conversation')) {
+			for (const field of ['periodStart', 'periodEnd', 'firstMessageAt', 'lastMessageAt', 'firstCustomerMessageAt', 'waitingSince']) {
+				if (row[field] !== null && row[field] !== isoInZone(Date.parse(String(row[field])), timeZone)) found.push({ what: `${field} of ${row.conversationId}`, actual: row[field] });
+			}
+		}
+		tally.differences += found.length;
+		expect(found).toEqual([]);
+	});
+});
