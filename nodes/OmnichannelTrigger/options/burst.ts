@@ -8,6 +8,9 @@ import { messageAuthor } from '../../shared/messageAuthors';
 import type { TriggerBurst } from '../../shared/triggerItem';
 import { recordIds } from '../common/eventsInDatabase';
 import type { LedgerHelpers, Verdict } from '../common/eventsInDatabase';
+import { capsIn, endBefore, endsAtOnce, hasCaps, splitBursts } from '../common/burstCaps';
+import type { BurstCaps, BurstEnd } from '../common/burstCaps';
+import type { HeldDelivery } from '../common/deliveredEvent';
 import { HOLD_LIMIT_MS, holdForQuiet } from '../common/quietHold';
 import { kindOf } from '../common/registrationInStaticData';
 import type { TriggerOption } from './option';
@@ -52,17 +55,16 @@ export function quietSecondsOf(node: INode, options: IDataObject, itemIndex?: nu
 const isCustomerMessage = (message: IDataObject): boolean => messageAuthor(message) === 'customer';
 
 export type Decision =
-	| { kind: 'continue'; candidates: BurstMessage[] }
+	| { kind: 'continue'; candidates: BurstMessage[]; endedBy?: BurstEnd }
 	| { kind: 'newer'; newerId: string };
 
-/** What the execution of `message` does with the latest messages: end when a newer customer message exists, otherwise gather the customer messages since the last outbound one, oldest first. */
-export function decide(message: BurstMessage, latest: BurstMessage[]): Decision {
+/** What the execution of `message` does with the latest messages: end when a newer customer message exists in its burst (with caps: the burst the caps split it into, burstCaps.ts), otherwise gather the customer messages since the last outbound one, oldest first, and say why the burst ended when a cap or a newer burst says so. */
+export function decide(message: BurstMessage, latest: BurstMessage[], caps?: BurstCaps): Decision {
 	const list = latest.some((listed) => listed.id === message.id)
 		? [...latest]
 		: [...latest, message].sort(newerFirst);
 	const position = list.findIndex((listed) => listed.id === message.id);
-	const newer = list.slice(0, position).find(isCustomerMessage);
-	if (newer) return { kind: 'newer', newerId: newer.id };
+	const newer = list.slice(0, position).filter(isCustomerMessage).reverse();
 	const oldest = timeOf(message) - MAX_BURST_AGE_MS;
 	const candidates: BurstMessage[] = [];
 	for (const listed of list.slice(position)) {
@@ -70,15 +72,28 @@ export function decide(message: BurstMessage, latest: BurstMessage[]): Decision 
 		if (timeOf(listed) < oldest) break;
 		candidates.push(listed);
 	}
-	return { kind: 'continue', candidates: candidates.reverse() };
+	candidates.reverse();
+	if (!caps || !hasCaps(caps)) {
+		return newer.length > 0 ? { kind: 'newer', newerId: newer[0].id } : { kind: 'continue', candidates };
+	}
+	// Every execution splits the same run the same way: only the last message of its burst continues it.
+	const bursts = splitBursts([...candidates, ...newer], caps);
+	const own = bursts.find((burst) => burst.some((listed) => listed.id === message.id))!;
+	const next = newer[0];
+	if (own[own.length - 1].id !== message.id) return { kind: 'newer', newerId: next.id };
+	const endedBy = next ? endBefore(own, next, caps) : endsAtOnce(own, caps);
+	return { kind: 'continue', candidates, endedBy };
 }
 
-export function burstOf(messages: BurstMessage[], quietSeconds: number): Burst {
+export function burstOf(messages: BurstMessage[], quietSeconds: number, endedBy: BurstEnd = 'quietPeriod', endedAt = new Date()): Burst {
 	return {
 		text: messages.map((message) => (typeof message.content === 'string' ? message.content : '')).join('\n'),
 		messages,
 		count: messages.length,
 		quietSeconds,
+		endedBy,
+		beganAt: String(messages[0]?.created_at ?? ''),
+		endedAt: endedAt.toISOString(),
 	};
 }
 
@@ -130,8 +145,10 @@ export async function answerBurst(
 	message: BurstMessage,
 	latest: BurstMessage[],
 	quietSeconds: number,
+	caps?: BurstCaps,
+	held?: HeldDelivery,
 ): Promise<BurstOutcome> {
-	const decision = decide(message, latest);
+	const decision = decide(message, latest, caps);
 	if (decision.kind === 'newer') {
 		return {
 			hint: `Message ${message.id} is part of a burst: the newer customer message ${decision.newerId} continues it. This execution ran nothing downstream.`,
@@ -141,7 +158,14 @@ export async function answerBurst(
 	if (!claimed.some((candidate) => candidate.id === message.id)) {
 		return { hint: `Message ${message.id} was already answered in an earlier burst. This execution ran nothing downstream.` };
 	}
-	return { burst: burstOf(claimed, quietSeconds) };
+	return { burst: burstOf(claimed, quietSeconds, decision.endedBy ?? heldEnd(held, quietSeconds)) };
+}
+
+/** Why a burst with nothing newer after it ended: as its hold said, or Max Wait when that came before the rest of the quiet period. */
+function heldEnd(held: HeldDelivery | undefined, quietSeconds: number): BurstEnd {
+	if (held?.endedBy) return held.endedBy;
+	if (held?.capLeftMs !== undefined && held.capLeftMs < quietSeconds * 1000 - held.waitedMs) return 'maxWait';
+	return 'quietPeriod';
 }
 
 /** The option: its presence turns it on. */
@@ -149,14 +173,14 @@ export const burst: TriggerOption<number> = {
 	description,
 	read: quietSecondsOf,
 	readsConversation: true,
-	hold: async (trigger, message, quietSeconds, deadline) => await holdForQuiet(trigger, message, quietSeconds * 1000, deadline),
+	hold: async (trigger, message, quietSeconds, deadline, values) => await holdForQuiet(trigger, message, capsIn(values, quietSeconds), deadline),
 	// From the delivery's arrival, not the message's created_at: the service's clock may differ from n8n's.
-	beforeRead: async (context, quietSeconds, itemIndex, heldMs) => {
-		const leftMs = quietSeconds * 1000 - heldMs;
+	beforeRead: async (context, quietSeconds, itemIndex, held) => {
+		const leftMs = Math.min(quietSeconds * 1000 - held.waitedMs, held.capLeftMs ?? Infinity);
 		if (leftMs > 0) await waitUnlessCancelled(context, leftMs, itemIndex);
 	},
-	claim: async ({ context, message, latest }, quietSeconds) => {
-		const outcome = await answerBurst(context, message, latest, quietSeconds);
+	claim: async ({ context, message, latest, values, held }, quietSeconds) => {
+		const outcome = await answerBurst(context, message, latest, quietSeconds, capsIn(values, quietSeconds), held);
 		return 'hint' in outcome ? { stop: outcome.hint } : { item: { burst: outcome.burst } };
 	},
 };

@@ -2,8 +2,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../../shared/triggerItem';
+import type { HeldDelivery } from '../common/deliveredEvent';
 import type { HoldOutcome } from '../common/quietHold';
 import { burst } from './burst';
+import { burstEndWords } from './burstEndWords';
+import { burstMaxMessages } from './burstMaxMessages';
+import { burstMaxWait } from './burstMaxWait';
 import { channelTypes } from './channelTypes';
 import { directions } from './directions';
 import { handOverLimit } from './handOverLimit';
@@ -14,7 +18,7 @@ import { stepAside } from './stepAside';
 export type { CustomerMessage, OptionValues, StepVerdict, TriggerOption } from './option';
 
 /** The trigger's Options, in the panel's order: the node's panel, the activation check, the delivery, the step and the item all read this list. */
-export const TRIGGER_OPTIONS: ReadonlyArray<TriggerOption<unknown>> = [burst, stepAside, handOverLimit, channelTypes, directions, outputDataOnly];
+export const TRIGGER_OPTIONS: ReadonlyArray<TriggerOption<unknown>> = [burst, burstMaxWait, burstMaxMessages, burstEndWords, stepAside, handOverLimit, channelTypes, directions, outputDataOnly];
 
 const nameOf = (option: TriggerOption<unknown>): string => option.description.name;
 const valueOf = (option: TriggerOption<unknown>, values: OptionValues): unknown => values[nameOf(option)];
@@ -80,16 +84,16 @@ export async function holdMessage(trigger: string, message: IDataObject, values:
 	let outcome: HoldOutcome | undefined;
 	for (const option of TRIGGER_OPTIONS) {
 		if (!option.hold || !isOn(option, values)) continue;
-		outcome = await option.hold(trigger, message, valueOf(option, values), deadline);
+		outcome = await option.hold(trigger, message, valueOf(option, values), deadline, values);
 		if ('newerId' in outcome) return outcome;
 	}
 	return outcome;
 }
 
 /** The step's waits before its read of the conversation. */
-export async function waitBeforeRead(context: IExecuteFunctions, values: OptionValues, itemIndex: number, heldMs: number): Promise<void> {
+export async function waitBeforeRead(context: IExecuteFunctions, values: OptionValues, itemIndex: number, held: HeldDelivery): Promise<void> {
 	for (const option of conversationReaders(values)) {
-		if (option.beforeRead) await option.beforeRead(context, valueOf(option, values), itemIndex, heldMs);
+		if (option.beforeRead) await option.beforeRead(context, valueOf(option, values), itemIndex, held);
 	}
 }
 

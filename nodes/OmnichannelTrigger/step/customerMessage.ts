@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readRecentMessages } from '../../shared/conversation';
 import type { ConversationMessage } from '../../shared/conversation';
+import type { HeldDelivery } from '../common/deliveredEvent';
 import { conversationReaders, decideCustomerMessage, quotedNames, requireApiCredential, waitBeforeRead } from '../options';
 import type { OptionValues } from '../options';
 
@@ -14,8 +15,8 @@ export async function customerMessageStep(
 	message: ConversationMessage,
 	values: OptionValues,
 	itemIndex: number,
-	/** How long the delivery was already held (common/quietHold.ts). */
-	heldMs = 0,
+	/** What the delivery's hold already did (common/quietHold.ts). */
+	held: HeldDelivery = { waitedMs: 0 },
 ): Promise<CustomerMessageOutcome> {
 	const readers = conversationReaders(values);
 	if (readers.length === 0) return { continue: true };
@@ -28,8 +29,8 @@ export async function customerMessageStep(
 			description: `${quotedNames(readers)} ${one ? 'needs' : 'need'} both, as every message.created event of the service carries them. Remove ${one ? 'the option' : 'the options'} for events of another shape.`,
 		});
 	}
-	await waitBeforeRead(context, values, itemIndex, heldMs);
+	await waitBeforeRead(context, values, itemIndex, held);
 	const latest = await readRecentMessages(context, message.conversation_id, { itemIndex, keepForExecution: true });
-	const decision = await decideCustomerMessage({ context, message, latest, values, itemIndex });
+	const decision = await decideCustomerMessage({ context, message, latest, values, itemIndex, held });
 	return 'stop' in decision ? { continue: false, hint: decision.stop } : { continue: true, fields: decision.fields };
 }
