@@ -58,8 +58,8 @@ export type Decision =
 	| { kind: 'continue'; candidates: BurstMessage[]; endedBy?: BurstEnd }
 	| { kind: 'newer'; newerId: string };
 
-/** What the execution of `message` does with the latest messages: end when a newer customer message exists in its burst (with caps: the burst the caps split it into, burstCaps.ts), otherwise gather the customer messages since the last outbound one, oldest first, and say why the burst ended when a cap or a newer burst says so. */
-export function decide(message: BurstMessage, latest: BurstMessage[], caps?: BurstCaps): Decision {
+/** What the execution of `message` does with the latest messages: end when a newer customer message exists (with caps: in its burst, as burstCaps.ts splits them, while that burst is still open), otherwise gather the customer messages since the last outbound one up to its burst's last, oldest first, and say why the burst ended when a cap or the next burst says so. */
+export function decide(message: BurstMessage, latest: BurstMessage[], caps?: BurstCaps, heldEndedBy?: BurstEnd): Decision {
 	const list = latest.some((listed) => listed.id === message.id)
 		? [...latest]
 		: [...latest, message].sort(newerFirst);
@@ -76,13 +76,17 @@ export function decide(message: BurstMessage, latest: BurstMessage[], caps?: Bur
 	if (!caps || !hasCaps(caps)) {
 		return newer.length > 0 ? { kind: 'newer', newerId: newer[0].id } : { kind: 'continue', candidates };
 	}
-	// Every execution splits the same run the same way: only the last message of its burst continues it.
+	// Every execution splits the same run the same way (burstCaps.ts).
 	const bursts = splitBursts([...candidates, ...newer], caps);
-	const own = bursts.find((burst) => burst.some((listed) => listed.id === message.id))!;
-	const next = newer[0];
-	if (own[own.length - 1].id !== message.id) return { kind: 'newer', newerId: next.id };
-	const endedBy = next ? endBefore(own, next, caps) : endsAtOnce(own, caps);
-	return { kind: 'continue', candidates, endedBy };
+	const index = bursts.findIndex((burst) => burst.some((listed) => listed.id === message.id));
+	const own = bursts[index];
+	const last = own[own.length - 1];
+	const after = bursts[index + 1]?.[0];
+	const endedBy = (after ? endBefore(own, after, caps) : endsAtOnce(own, caps)) ?? (heldEndedBy === 'maxWait' ? heldEndedBy : undefined);
+	// A burst still open continues from its last message; a complete one from whichever of its executions claims it first, so a burst whose last message's delivery started no execution (held into another process's burst) is not left behind.
+	if (last.id !== message.id && endedBy === undefined) return { kind: 'newer', newerId: newer[0].id };
+	const upToLast = newer.slice(0, newer.findIndex((listed) => listed.id === last.id) + 1);
+	return { kind: 'continue', candidates: [...candidates, ...upToLast], endedBy };
 }
 
 export function burstOf(messages: BurstMessage[], quietSeconds: number, endedBy: BurstEnd = 'quietPeriod', endedAt = new Date()): Burst {
@@ -148,14 +152,15 @@ export async function answerBurst(
 	caps?: BurstCaps,
 	held?: HeldDelivery,
 ): Promise<BurstOutcome> {
-	const decision = decide(message, latest, caps);
+	const decision = decide(message, latest, caps, held?.endedBy);
 	if (decision.kind === 'newer') {
 		return {
 			hint: `Message ${message.id} is part of a burst: the newer customer message ${decision.newerId} continues it. This execution ran nothing downstream.`,
 		};
 	}
 	const claimed = await claim(context, decision.candidates);
-	if (!claimed.some((candidate) => candidate.id === message.id)) {
+	// Messages this execution claimed are its to continue, even when its own message was claimed before (a message that arrived late).
+	if (claimed.length === 0) {
 		return { hint: `Message ${message.id} was already answered in an earlier burst. This execution ran nothing downstream.` };
 	}
 	return { burst: burstOf(claimed, quietSeconds, decision.endedBy ?? heldEnd(held, quietSeconds)) };
