@@ -74,17 +74,15 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 			: { messages: [], firstArrival: arrived };
 		held = holdOf(message, burst);
 		newestHeld.set(key, held);
-		if (burst === current?.burst && burst.ended === 'maxWait') {
-			// A straggler of a burst Max Wait already ended: it ends now too, as the last of that burst.
-			held.endedBy = 'maxWait';
-		} else if (burst === current?.burst) {
+		// A straggler of a burst Max Wait already ended joins it, and its hold ends at once: the cap is past.
+		if (burst === current?.burst) {
 			current.end({ newerId: held.messageId });
 		} else if (current && current.burst.ended === undefined) {
 			current.burst.ended = 'maxWait';
 			current.end({ endedBy: 'maxWait' });
 		}
 		burst.messages.push(message);
-		const atOnce = held.endedBy ?? endsAtOnce(burst.messages, caps);
+		const atOnce = endsAtOnce(burst.messages, caps);
 		if (atOnce) {
 			burst.ended ??= atOnce;
 			held.endedBy = atOnce;
