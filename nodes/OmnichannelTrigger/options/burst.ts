@@ -141,9 +141,10 @@ export async function waitUnlessCancelled(context: IExecuteFunctions, ms: number
 	}
 }
 
-export type BurstOutcome = { burst: Burst } | { hint: string };
+/** The bursts to continue with, oldest first (more than one only when caps split what this execution claimed), or the hint saying why it ends without output. */
+export type BurstOutcome = { bursts: Burst[] } | { hint: string };
 
-/** The burst to continue with, or the hint saying why this execution ends without output. */
+/** The bursts to continue with, or the hint saying why this execution ends without output. */
 export async function answerBurst(
 	context: IExecuteFunctions,
 	message: BurstMessage,
@@ -163,7 +164,19 @@ export async function answerBurst(
 	if (claimed.length === 0) {
 		return { hint: `Message ${message.id} was already answered in an earlier burst. This execution ran nothing downstream.` };
 	}
-	return { burst: burstOf(claimed, quietSeconds, decision.endedBy ?? heldEnd(held, quietSeconds)) };
+	const lastEnd = decision.endedBy ?? heldEnd(held, quietSeconds);
+	if (!caps || !hasCaps(caps)) return { bursts: [burstOf(claimed, quietSeconds, lastEnd)] };
+	// A complete burst none of whose executions claimed it (its deliveries arrived out of order, or were held into another process's burst) continues here as its own item, within its caps.
+	const won = new Set(claimed.map((candidate) => candidate.id));
+	const split = splitBursts(decision.candidates, caps);
+	const bursts: Burst[] = [];
+	split.forEach((whole, index) => {
+		const mine = whole.filter((candidate) => won.has(candidate.id));
+		if (mine.length === 0) return;
+		const next = split[index + 1];
+		bursts.push(burstOf(mine, quietSeconds, next ? (endBefore(whole, next[0], caps) ?? lastEnd) : lastEnd));
+	});
+	return { bursts };
 }
 
 /** Why a burst with nothing newer after it ended: as its hold said, or Max Wait when that came before the rest of the quiet period. */
@@ -186,6 +199,8 @@ export const burst: TriggerOption<number> = {
 	},
 	claim: async ({ context, message, latest, values, held }, quietSeconds) => {
 		const outcome = await answerBurst(context, message, latest, quietSeconds, capsIn(values, quietSeconds), held);
-		return 'hint' in outcome ? { stop: outcome.hint } : { item: { burst: outcome.burst } };
+		if ('hint' in outcome) return { stop: outcome.hint };
+		const items = outcome.bursts.map((one) => ({ burst: one }));
+		return { item: items[items.length - 1], earlier: items.slice(0, -1) };
 	},
 };

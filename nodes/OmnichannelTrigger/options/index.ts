@@ -98,9 +98,12 @@ export async function waitBeforeRead(context: IExecuteFunctions, values: OptionV
 }
 
 /** The options' decisions on a customer's message, from one read of its conversation: every check, then every claim (a message a check stops claims nothing). */
-export async function decideCustomerMessage(customerMessage: CustomerMessage): Promise<{ stop: string } | { fields: Map<string, IDataObject> }> {
+export async function decideCustomerMessage(
+	customerMessage: CustomerMessage,
+): Promise<{ stop: string } | { fields: Map<string, IDataObject>; earlier: Array<Map<string, IDataObject>> }> {
 	const readers = conversationReaders(customerMessage.values);
 	const fields = new Map<string, IDataObject>();
+	const earlierByOption = new Map<string, IDataObject[]>();
 	for (const phase of ['check', 'claim'] as const) {
 		for (const option of readers) {
 			const decide = option[phase];
@@ -108,9 +111,12 @@ export async function decideCustomerMessage(customerMessage: CustomerMessage): P
 			const verdict = await decide(customerMessage, valueOf(option, customerMessage.values));
 			if ('stop' in verdict) return verdict;
 			if (verdict.item) fields.set(nameOf(option), verdict.item);
+			if (verdict.earlier?.length) earlierByOption.set(nameOf(option), verdict.earlier);
 		}
 	}
-	return { fields };
+	// An earlier item has the fields of the last one, with the option's own replaced.
+	const earlier = [...earlierByOption].flatMap(([name, list]) => list.map((own) => new Map([...fields, [name, own]])));
+	return { fields, earlier };
 }
 
 /** The item: the whole event, or what an option puts instead, then the options' fields in the panel's order. */

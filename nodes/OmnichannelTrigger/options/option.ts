@@ -19,8 +19,8 @@ export interface CustomerMessage {
 	held: HeldDelivery;
 }
 
-/** An option's say on a customer's message: the execution stops with a hint, or goes on, adding fields to its item. */
-export type StepVerdict = { stop: string } | { item?: IDataObject };
+/** An option's say on a customer's message: the execution stops with a hint, or goes on, adding fields to its item; `earlier`: the fields of items to output before it, one each (Answer a Burst Once's complete bursts claimed with it). */
+export type StepVerdict = { stop: string } | { item?: IDataObject; earlier?: IDataObject[] };
 
 /** One entry under the trigger's Options: its description, its reader and its effects, each at the phase that applies it (options/index.ts lists them). */
 export interface TriggerOption<T = unknown> {

@@ -8,7 +8,10 @@ import type { HeldDelivery } from '../common/deliveredEvent';
 import { conversationReaders, decideCustomerMessage, quotedNames, requireApiCredential, waitBeforeRead } from '../options';
 import type { OptionValues } from '../options';
 
-export type CustomerMessageOutcome = { continue: true; fields?: Map<string, IDataObject> } | { continue: false; hint: string };
+/** `earlier`: the fields of items that go before the message's own, one each (bursts an execution continues besides its own). */
+export type CustomerMessageOutcome =
+	| { continue: true; fields?: Map<string, IDataObject>; earlier?: Array<Map<string, IDataObject>> }
+	| { continue: false; hint: string };
 
 export async function customerMessageStep(
 	context: IExecuteFunctions,
@@ -32,5 +35,5 @@ export async function customerMessageStep(
 	await waitBeforeRead(context, values, itemIndex, held);
 	const latest = await readRecentMessages(context, message.conversation_id, { itemIndex, keepForExecution: true });
 	const decision = await decideCustomerMessage({ context, message, latest, values, itemIndex, held });
-	return 'stop' in decision ? { continue: false, hint: decision.stop } : { continue: true, fields: decision.fields };
+	return 'stop' in decision ? { continue: false, hint: decision.stop } : { continue: true, fields: decision.fields, earlier: decision.earlier };
 }

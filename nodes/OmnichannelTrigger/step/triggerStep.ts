@@ -34,6 +34,7 @@ export async function triggerStep(context: IExecuteFunctions): Promise<INodeExec
 			context.addExecutionHints({ message: outcome.hint, location: 'outputPane' });
 			continue;
 		}
+		for (const fields of outcome.earlier ?? []) output.push({ json: itemOf(event as TriggerEvent, values, fields), pairedItem: { item: index } });
 		output.push({ json: itemOf(event as TriggerEvent, values, outcome.fields), pairedItem: { item: index } });
 	}
 	return [output];
