@@ -89,7 +89,7 @@ describe('Answer a Burst Once in a published n8n workflow', () => {
 		async () => {
 			const texts = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'Thanks a lot 🙏'];
 			const summary = await run(texts, CAPPED_ID);
-			printSummary('regular mode, Max Messages 4, End Words', summary);
+			printSummary('regular mode, Max Messages 5, End Words', summary);
 			expectEveryMessageOnce(summary);
 			expect(inOrder(summary).map((item) => [item.burst.count, item.burst.endedBy])).toEqual([
 				[5, 'maxMessages'],
