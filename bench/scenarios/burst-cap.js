@@ -282,6 +282,7 @@ function markdown(json) {
 		'',
 		`Measured ${json.measured_at} in n8n ${json.n8n}, ${json.mode} mode, ${json.machine.cpus} CPUs, by \`${json.command}\`.`,
 		`Load average (1, 5, 15 min) at the start: ${load(json.machine.load_average_start)}; at the end: ${load(json.machine.load_average_end)}.`,
+		`n8n's expression engine: ${Object.keys(json.n8n_expression_engine_settings).length ? Object.entries(json.n8n_expression_engine_settings).map(([k, v]) => `${k}=${v}`).join(', ') : "n8n's defaults"}.`,
 		`Sandbox latency ${SANDBOX_LATENCY_MS} ms, rate limit ${RATE_LIMIT} requests/s per key. Quiet period ${QUIET_SECONDS} s, Max Wait ${MAX_WAIT_SECONDS} s.`,
 		'',
 		`## n8n's floor: ${json.floor.requests} Webhook → No Operation executions started at the same moment`,
@@ -324,6 +325,8 @@ async function measure({ name, queue, log }) {
 				mode: queue ? 'queue (PostgreSQL, Redis, main, 2 workers, a webhook process)' : 'regular (SQLite)',
 				machine: { cpus: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30), load_average_start: loadStart, load_average_end: loadEnd },
 				command: `BENCH_CAP_CONVERSATIONS=${conversations} BENCH_CAP_SECONDS=${seconds} BENCH_CAP_FLOOR=${floorCount} npm run bench -- --only ${name}`,
+				// n8n takes its settings from the bench's environment; the expression engine's decide much of a webhook's cost.
+				n8n_expression_engine_settings: Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('N8N_EXPRESSION_ENGINE'))),
 				conversations,
 				writing_seconds: seconds,
 				floor,

@@ -90,10 +90,13 @@ export function splitBursts<T extends IDataObject>(run: T[], caps: BurstCaps): T
 	return bursts;
 }
 
-/** Why a burst that nothing newer follows ends at once, if it does: an End Word, or Max Messages. */
-export function endsAtOnce(burst: IDataObject[], caps: BurstCaps): BurstEnd | undefined {
-	if (burst.length === 0) return undefined;
-	if (endsWithEndWord(burst[burst.length - 1], caps.endWords)) return 'endWord';
-	if (caps.maxMessages !== undefined && burst.length >= caps.maxMessages) return 'maxMessages';
+/** Why a burst of `count` messages whose last is `last` ends at once, if it does: an End Word, or Max Messages. */
+export function endsAfter(count: number, last: IDataObject, caps: BurstCaps): BurstEnd | undefined {
+	if (endsWithEndWord(last, caps.endWords)) return 'endWord';
+	if (caps.maxMessages !== undefined && count >= caps.maxMessages) return 'maxMessages';
 	return undefined;
 }
+
+/** Why a burst (oldest first) that nothing newer follows ends at once, if it does. */
+export const endsAtOnce = (burst: IDataObject[], caps: BurstCaps): BurstEnd | undefined =>
+	burst.length === 0 ? undefined : endsAfter(burst.length, burst[burst.length - 1], caps);

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { BoundedMap } from '../../shared/processMemory/boundedMap';
 import { newerFirst, timeOf } from '../../shared/conversation';
-import { endsAtOnce } from './burstCaps';
+import { endsAfter } from './burstCaps';
 import type { BurstCaps, BurstEnd } from './burstCaps';
 import { DELIVERY_BUDGET_MS } from './deliveredEvent';
 
@@ -18,7 +18,9 @@ const SLICE_MS = 250;
 
 /** The burst this process is collecting in a conversation, as far as its deliveries show it. */
 interface BurstInProcess {
-	messages: IDataObject[];
+	first: IDataObject;
+	last: IDataObject;
+	count: number;
 	/** When its first message reached this process (this process's clock). */
 	firstArrival: number;
 	/** Set once a cap or the quiet period ended it: the next message starts another. */
@@ -55,9 +57,9 @@ export type HoldOutcome = { waitedMs: number; capLeftMs?: number; endedBy?: Burs
 /** Whether `message` belongs to `burst` by the caps, as the step will split them (burstCaps.ts), as far as this process knows. */
 function joins(burst: BurstInProcess | undefined, message: IDataObject, caps: BurstCaps): boolean {
 	if (!burst || burst.ended === 'quietPeriod' || burst.ended === 'endWord' || burst.ended === 'maxMessages') return false;
-	if (endsAtOnce(burst.messages, caps) !== undefined) return false;
+	if (endsAfter(burst.count, burst.last, caps) !== undefined) return false;
 	// Created within Max Wait of the burst's first message: also a message that arrives after the cap fired (a straggler).
-	return caps.maxWaitMs === undefined || timeOf(message) - timeOf(burst.messages[0]) <= caps.maxWaitMs;
+	return caps.maxWaitMs === undefined || timeOf(message) - timeOf(burst.first) <= caps.maxWaitMs;
 }
 
 /** Holds a customer's message until the conversation has been quiet for `caps.quietMs` in this process, or a cap ends its burst, or the delivery's `deadline` is near, or a newer message of the conversation arrives. */
@@ -71,7 +73,7 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 		if (current && newerFirst(current.message, message) < 0) return { newerId: current.messageId };
 		const burst: BurstInProcess = joins(current?.burst, message, caps)
 			? current!.burst
-			: { messages: [], firstArrival: arrived };
+			: { first: message, last: message, count: 0, firstArrival: arrived };
 		held = holdOf(message, burst);
 		newestHeld.set(key, held);
 		// A straggler of a burst Max Wait already ended joins it, and its hold ends at once: the cap is past.
@@ -81,8 +83,9 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 			current.burst.ended = 'maxWait';
 			current.end({ endedBy: 'maxWait' });
 		}
-		burst.messages.push(message);
-		const atOnce = endsAtOnce(burst.messages, caps);
+		burst.last = message;
+		burst.count++;
+		const atOnce = endsAfter(burst.count, message, caps);
 		if (atOnce) {
 			burst.ended ??= atOnce;
 			held.endedBy = atOnce;
