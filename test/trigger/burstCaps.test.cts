@@ -325,6 +325,19 @@ describe('capped bursts through the trigger', () => {
 		// Not asserted: each burst's size. Each process counts the deliveries it received; a burst whose every delivery was held into another burst is continued by the next one (docs/trigger.md).
 	});
 
+	test('a restart in the middle of a capped burst: the new process holds what follows; every message once, in order, no burst above Max Messages', async () => {
+		const world = await newWorld(suite.sb);
+		const host = await suite.activeHost(world.key, capParameters({ burstQuietSeconds: 2, burstMaxMessages: 3 }));
+		const sent = [await inbound(world, 'r1'), await inbound(world, 'r2')];
+		// The process's memory (the held burst, its count) is gone; the ledger in the database stays.
+		host.restart();
+		for (const text of ['r3', 'r4', 'r5', 'r6', 'r7']) sent.push(await inbound(world, text));
+		const bursts = await continuedAll(host, sent);
+		expect(host.failedExecutions).toEqual([]);
+		expectExactlyOnceInOrder(bursts, sent);
+		for (const burst of bursts) expect(burst.count).toBeLessThanOrEqual(3);
+	});
+
 	test('publishing with a bad cap fails, naming the option and the value, and registers nothing', async () => {
 		const world = await newWorld(suite.sb);
 		const host = suite.newHost(world.key, capParameters({ burstQuietSeconds: 10, burstMaxWaitSeconds: 5 }));
