@@ -56,6 +56,8 @@ const standaloneScenarios = {
 	'burst-volume-queue': { run: require('./scenarios/burst-volume').runInQueueMode },
 	'burst-volume-lazy': { run: require('./scenarios/burst-volume').runWithLazyIsolates },
 	'burst-volume-queue-lazy': { run: require('./scenarios/burst-volume').runInQueueModeWithLazyIsolates },
+	'burst-cap': require('./scenarios/burst-cap'),
+	'burst-cap-queue': { run: require('./scenarios/burst-cap').runInQueueMode },
 	'lock-calls': require('./scenarios/lock-calls'),
 	'chat-stream-queue': require('./scenarios/chat-stream'),
 	memory: require('./scenarios/memory'),

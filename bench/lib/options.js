@@ -22,9 +22,11 @@
 //   npm run bench -- --only burst-volume  Answer a Burst Once with 60 conversations at once and 200 bursts (BENCH_VOLUME_AT_ONCE, BENCH_VOLUME_BURSTS)
 //   npm run bench -- --only burst-volume-queue  the same in queue mode
 //   npm run bench -- --only burst-volume-lazy,burst-volume-queue-lazy  both with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true
+//   npm run bench -- --only burst-cap    Burst Max Wait: customers who keep writing, beside n8n's floor and a hand-built Redis flow (BENCH_CAP_CONVERSATIONS, BENCH_CAP_SECONDS)
+//   npm run bench -- --only burst-cap-queue  the same in queue mode
 //   npm run bench -- --only chat-stream-queue  chat waits under a stream of messages at 6 and 10/s (BENCH_STREAM_RATES), queue mode
 
-const SCENARIOS = ['sandbox', 'reads', 'sends', 'upsert', 'upsert-memory', 'report', 'report-memory', 'report-team', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'webhooks-queue', 'lock-calls', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue', 'burst', 'burst-queue', 'burst-volume', 'burst-volume-queue', 'burst-volume-lazy', 'burst-volume-queue-lazy', 'chat-stream-queue', 'memory'];
+const SCENARIOS = ['sandbox', 'reads', 'sends', 'upsert', 'upsert-memory', 'report', 'report-memory', 'report-team', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'webhooks-queue', 'lock-calls', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue', 'burst', 'burst-queue', 'burst-volume', 'burst-volume-queue', 'burst-volume-lazy', 'burst-volume-queue-lazy', 'burst-cap', 'burst-cap-queue', 'chat-stream-queue', 'memory'];
 const DEFAULT_RUNS = 3;
 /** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
 const MAX_RUNS = 20;

@@ -19,6 +19,12 @@ export interface TriggerBurst extends IDataObject {
 	messages: ConversationMessage[];
 	count: number;
 	quietSeconds: number;
+	/** Why it continued: the quiet period passed, or Max Wait, Max Messages or an End Word ended it. */
+	endedBy: 'quietPeriod' | 'maxWait' | 'maxMessages' | 'endWord';
+	/** When its first message was created (the service's time). */
+	beganAt: string;
+	/** When the trigger ended it and continued (n8n's time). */
+	endedAt: string;
 }
 
 /** Step Aside for a Person, after Conversation > Hand Over to a Person: no person answered within the hand-over's limit, so the bot answers again (shared/handOverToPerson/state.ts). */

@@ -7,10 +7,12 @@
 const { sleep, waitFor } = require('../../harness');
 const { signatureHeader } = require('../../sandbox/webhooks/signing');
 const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { burstWorkflow, expectOneContinuation, newConversation, printSummary, runBurst } = require('../support/n8n/burst');
+const { burstWorkflow, expectEveryMessageOnce, expectOneContinuation, inOrder, newConversation, printSummary, runBurst, writingEvery } = require('../support/n8n/burst');
 
 const TEST_TIMEOUT_MS = 3 * 60 * 1000;
 const WORKFLOW_ID = 'queueBurstTrig01';
+const CAPPED_ID = 'queueBurstCap001';
+const CAPS = { burstMaxWaitSeconds: 4, burstMaxMessages: 5, burstEndWords: 'thanks, 🙏' };
 // Three seconds: the copies test sends each message only after its delivery was logged.
 const QUIET_SECONDS = 3;
 const TEXTS = ['Hello', 'my parcel', 'is late', 'tracking 998', 'please help'];
@@ -26,7 +28,8 @@ beforeAll(async () => {
 		credential: { id: 'queueBurstCred01' },
 		setUp: ({ credential }) => {
 			workflow = burstWorkflow({ id: WORKFLOW_ID, credential, quietSeconds: QUIET_SECONDS });
-			return { workflows: [workflow], publish: [WORKFLOW_ID] };
+			const capped = burstWorkflow({ id: CAPPED_ID, credential, quietSeconds: QUIET_SECONDS, caps: CAPS });
+			return { workflows: [workflow, capped], publish: [WORKFLOW_ID, CAPPED_ID] };
 		},
 		webhooks: 1,
 	});
@@ -40,10 +43,10 @@ function byWorker(summary, executionIds) {
 	return cluster.workerExecutionIds().map((ids) => executionIds.filter((id) => ids.has(String(id))).length);
 }
 
-async function run(texts, send) {
+async function run(texts, send, workflowId = WORKFLOW_ID) {
 	const conversationId = await newConversation(client);
-	const summary = await runBurst({ n8n: cluster.main, client, workflowId: WORKFLOW_ID, conversationId, texts, quietSeconds: QUIET_SECONDS, send });
-	const ids = (await cluster.main.listExecutions({ workflowId: WORKFLOW_ID })).map((e) => e.id);
+	const summary = await runBurst({ n8n: cluster.main, client, workflowId, conversationId, texts, quietSeconds: QUIET_SECONDS, send });
+	const ids = (await cluster.main.listExecutions({ workflowId })).map((e) => e.id);
 	return { summary, workers: byWorker(summary, ids) };
 }
 
@@ -138,6 +141,45 @@ test(
 		// Each process held its copies and started one execution for the newest; the ledger ended the second.
 		expect(summary.endedAsDuplicate).toBe(1);
 		expect(summary.executions).toBe(2);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'Max Wait reached while the deliveries are held in the webhook process: continued at the cap, not after the quiet period; every message once, in order',
+	async () => {
+		const texts = Array.from({ length: 5 }, (_, index) => `queue still writing ${index}`);
+		const { summary, workers } = await run(texts, writingEvery(client, 1200), CAPPED_ID);
+		printSummary('queue mode, Max Wait 4 s', summary, `; executions so far per worker: ${workers.join(' / ')}`);
+		expectEveryMessageOnce(summary);
+		expect(inOrder(summary).map((item) => [item.burst.count, item.burst.endedBy])).toEqual([
+			[4, 'maxWait'],
+			[1, 'quietPeriod'],
+		]);
+		// Held in the webhook process: only each burst's last message started an execution.
+		expect(summary.executions).toBe(2);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'Max Messages and an End Word with every delivery duplicated: bursts of five, five and one; every message once, in order',
+	async () => {
+		const texts = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7', 'q8', 'q9', 'q10', 'q11 thanks 🙏'];
+		await client.control('PUT', '/faults', { webhook_duplicate_rate: 1 });
+		let result;
+		try {
+			result = await run(texts, undefined, CAPPED_ID);
+		} finally {
+			await client.control('DELETE', '/faults');
+		}
+		printSummary('queue mode, Max Messages 5 and End Words, duplicated deliveries', result.summary, `; executions so far per worker: ${result.workers.join(' / ')}`);
+		expectEveryMessageOnce(result.summary);
+		expect(inOrder(result.summary).map((item) => [item.burst.count, item.burst.endedBy])).toEqual([
+			[5, 'maxMessages'],
+			[5, 'maxMessages'],
+			[1, 'endWord'],
+		]);
 	},
 	TEST_TIMEOUT_MS,
 );

@@ -13,18 +13,30 @@ import { customerMessageStep } from '../../nodes/OmnichannelTrigger/step/custome
 const numbers = TRIGGER_OPTIONS.map((option) => option.description).filter((description) => description.type === 'number');
 
 test('there are number options to check', () => {
-	expect(numbers.map((description) => description.displayName).sort()).toEqual(['Answer a Burst Once', 'Hand-Over Limit (Hours)', 'Step Aside for a Person']);
+	expect(numbers.map((description) => description.displayName).sort()).toEqual([
+		'Answer a Burst Once',
+		'Burst Max Messages',
+		'Burst Max Wait (Seconds)',
+		'Hand-Over Limit (Hours)',
+		'Step Aside for a Person',
+	]);
 });
 
-test('the defaults the panel offers are those the docs state: a burst quiet for 5 s, 15 minutes aside, a 24-hour hand-over', () => {
+test('the defaults the panel offers are those the docs state: a burst quiet for 5 s, capped at 30 s or 10 messages once added, 15 minutes aside, a 24-hour hand-over', () => {
 	// Literals in the descriptions (n8n's lint reads them); the hand-over's is also the limit when the option is not added.
 	const defaults = Object.fromEntries(numbers.map((description) => [description.displayName, description.default]));
-	expect(defaults).toEqual({ 'Answer a Burst Once': 5, 'Step Aside for a Person': 15, 'Hand-Over Limit (Hours)': DEFAULT_HAND_OVER_HOURS });
+	expect(defaults).toEqual({
+		'Answer a Burst Once': 5,
+		'Burst Max Wait (Seconds)': 30,
+		'Burst Max Messages': 10,
+		'Step Aside for a Person': 15,
+		'Hand-Over Limit (Hours)': DEFAULT_HAND_OVER_HOURS,
+	});
 	expect(DEFAULT_HAND_OVER_HOURS).toBe(24);
 });
 
 test.each(numbers.map((description) => [description.displayName, description]))('%s says its unit in its label or hint', (_name, description) => {
-	expect(`${description.displayName} | ${String(description.hint ?? '')}`).toMatch(/\b(seconds|minutes|hours)\b/i);
+	expect(`${description.displayName} | ${String(description.hint ?? '')}`).toMatch(/\b(seconds|minutes|hours|messages)\b/i);
 });
 
 describe('a message event without its conversation id', () => {

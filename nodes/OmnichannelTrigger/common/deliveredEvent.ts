@@ -7,6 +7,27 @@ export const DELIVERY_BUDGET_MS = 8_000;
 
 /** The key of the input item that tells the execution how long its delivery was held. */
 export const QUIET_WAITED_KEY = 'quietWaitedMs';
+/** The key of the input item that tells the execution how its delivery's hold ended: a cap, or how long until Max Wait. */
+export const QUIET_CAP_KEY = 'quietCap';
+
+/** What the hold of a delivery (quietHold.ts) tells its execution's step. */
+export interface HeldDelivery {
+	waitedMs: number;
+	/** How long until Max Wait ends the burst; 0 when a cap ended it. */
+	capLeftMs?: number;
+	endedBy?: 'maxWait' | 'maxMessages' | 'endWord';
+}
+
+/** The hold's account from an input item's keys; nothing held when they are absent (a delivery made before the option was on). */
+export function heldDeliveryOf(waited: unknown, cap: unknown): HeldDelivery {
+	const held: HeldDelivery = { waitedMs: typeof waited === 'number' ? waited : 0 };
+	if (cap !== null && typeof cap === 'object') {
+		const { capLeftMs, endedBy } = cap as IDataObject;
+		if (typeof capLeftMs === 'number') held.capLeftMs = capLeftMs;
+		if (endedBy === 'maxWait' || endedBy === 'maxMessages' || endedBy === 'endWord') held.endedBy = endedBy;
+	}
+	return held;
+}
 
 /** The message of a `message.created` event that a customer wrote; undefined for every other event. */
 export function customerMessageOf(event: { type: string; data?: IDataObject }): IDataObject | undefined {

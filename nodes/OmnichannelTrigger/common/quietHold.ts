@@ -3,7 +3,9 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { BoundedMap } from '../../shared/processMemory/boundedMap';
-import { newerFirst } from '../../shared/conversation';
+import { newerFirst, timeOf } from '../../shared/conversation';
+import { endsAfter } from './burstCaps';
+import type { BurstCaps, BurstEnd } from './burstCaps';
 import { DELIVERY_BUDGET_MS } from './deliveredEvent';
 
 /** Left of the delivery's budget after a hold, for admitting it and starting its execution. */
@@ -14,29 +16,54 @@ export const HOLD_LIMIT_MS = DELIVERY_BUDGET_MS - AFTER_HOLD_MS;
 const MAX_CONVERSATIONS = 20_000;
 const SLICE_MS = 250;
 
+/** The burst this process is collecting in a conversation, as far as its deliveries show it. */
+interface BurstInProcess {
+	first: IDataObject;
+	last: IDataObject;
+	count: number;
+	/** When its first message reached this process (this process's clock). */
+	firstArrival: number;
+	/** Set once a cap or the quiet period ended it: the next message starts another. */
+	ended?: BurstEnd;
+}
+
+type Ending = { newerId: string } | { endedBy: BurstEnd };
+
 interface Held {
 	messageId: string;
 	message: IDataObject;
-	/** Settles with the id of the newer message that took over the conversation. */
-	superseded: Promise<string>;
-	supersede: (newerId: string) => void;
+	burst: BurstInProcess;
+	/** Settles when a newer message took over the conversation, or a cap ended the burst. */
+	ending: Promise<Ending>;
+	end: (ending: Ending) => void;
+	/** How the hold ended, once it did by a cap: copies arriving later end the same way at once. */
+	endedBy?: BurstEnd;
 }
 
 /** Process memory: per trigger and conversation, the newest customer message held or last held. */
 const newestHeld = new BoundedMap<string, Held>(MAX_CONVERSATIONS);
 
-function holdOf(message: IDataObject): Held {
-	let supersede: (newerId: string) => void = () => undefined;
-	const superseded = new Promise<string>((resolve) => {
-		supersede = resolve;
+function holdOf(message: IDataObject, burst: BurstInProcess): Held {
+	let end: (ending: Ending) => void = () => undefined;
+	const ending = new Promise<Ending>((resolve) => {
+		end = resolve;
 	});
-	return { messageId: String(message.id), message, superseded, supersede };
+	return { messageId: String(message.id), message, burst, ending, end };
 }
 
-export type HoldOutcome = { waitedMs: number } | { newerId: string };
+/** How a hold ended: superseded by a newer message, or the execution starts having waited `waitedMs`; `capLeftMs` is how long until Max Wait ends the burst (0: a cap ended it, `endedBy` says which). */
+export type HoldOutcome = { waitedMs: number; capLeftMs?: number; endedBy?: BurstEnd } | { newerId: string };
 
-/** Holds a customer's message until the conversation has been quiet for `quietMs` in this process, or the delivery's `deadline` is near, or a newer message of the conversation arrives. */
-export async function holdForQuiet(trigger: string, message: IDataObject, quietMs: number, deadline: number): Promise<HoldOutcome> {
+/** Whether `message` belongs to `burst` by the caps, as the step will split them (burstCaps.ts), as far as this process knows. */
+function joins(burst: BurstInProcess | undefined, message: IDataObject, caps: BurstCaps): boolean {
+	if (!burst || burst.ended === 'quietPeriod' || burst.ended === 'endWord' || burst.ended === 'maxMessages') return false;
+	if (endsAfter(burst.count, burst.last, caps) !== undefined) return false;
+	// Created within Max Wait of the burst's first message: also a message that arrives after the cap fired (a straggler).
+	return caps.maxWaitMs === undefined || timeOf(message) - timeOf(burst.first) <= caps.maxWaitMs;
+}
+
+/** Holds a customer's message until the conversation has been quiet for `caps.quietMs` in this process, or a cap ends its burst, or the delivery's `deadline` is near, or a newer message of the conversation arrives. */
+export async function holdForQuiet(trigger: string, message: IDataObject, caps: BurstCaps, deadline: number): Promise<HoldOutcome> {
 	const arrived = Date.now();
 	const key = `${trigger}|${String(message.conversation_id)}`;
 	const current = newestHeld.touch(key);
@@ -44,14 +71,46 @@ export async function holdForQuiet(trigger: string, message: IDataObject, quietM
 	let held = current;
 	if (!current || current.messageId !== String(message.id)) {
 		if (current && newerFirst(current.message, message) < 0) return { newerId: current.messageId };
-		held = holdOf(message);
+		const burst: BurstInProcess = joins(current?.burst, message, caps)
+			? current!.burst
+			: { first: message, last: message, count: 0, firstArrival: arrived };
+		held = holdOf(message, burst);
 		newestHeld.set(key, held);
-		current?.supersede(held.messageId);
+		// A straggler of a burst Max Wait already ended joins it, and its hold ends at once: the cap is past.
+		if (burst === current?.burst) {
+			current.end({ newerId: held.messageId });
+		} else if (current && current.burst.ended === undefined) {
+			current.burst.ended = 'maxWait';
+			current.end({ endedBy: 'maxWait' });
+		}
+		burst.last = message;
+		burst.count++;
+		const atOnce = endsAfter(burst.count, message, caps);
+		if (atOnce) {
+			burst.ended ??= atOnce;
+			held.endedBy = atOnce;
+		}
 	}
-	const until = Math.min(arrived + quietMs, deadline - AFTER_HOLD_MS);
+	const hold = held!;
+	if (hold.endedBy) return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: hold.endedBy };
+	const capAt = caps.maxWaitMs === undefined ? Infinity : hold.burst.firstArrival + caps.maxWaitMs;
+	const until = Math.min(arrived + caps.quietMs, capAt, deadline - AFTER_HOLD_MS);
 	for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
-		const newerId = await Promise.race([held!.superseded, sleep(Math.min(SLICE_MS, left)).then(() => undefined)]);
-		if (newerId !== undefined) return { newerId };
+		const ending = await Promise.race([hold.ending, sleep(Math.min(SLICE_MS, left)).then(() => undefined)]);
+		if (ending && 'newerId' in ending) return ending;
+		if (ending) {
+			hold.endedBy = ending.endedBy;
+			return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: ending.endedBy };
+		}
 	}
-	return { waitedMs: Date.now() - arrived };
+	const now = Date.now();
+	const waitedMs = now - arrived;
+	if (now >= capAt) {
+		hold.burst.ended ??= 'maxWait';
+		hold.endedBy = 'maxWait';
+		return { waitedMs, capLeftMs: 0, endedBy: 'maxWait' };
+	}
+	// Quiet in this process: the next message starts another burst.
+	if (now >= arrived + caps.quietMs) hold.burst.ended ??= 'quietPeriod';
+	return capAt === Infinity ? { waitedMs } : { waitedMs, capLeftMs: capAt - now };
 }

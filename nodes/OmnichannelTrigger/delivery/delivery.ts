@@ -1,9 +1,9 @@
 import type { KeyObject } from 'crypto';
-import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../../shared/triggerItem';
 import { routeChatReply } from '../chatReplies/replyRouting';
-import { customerMessageOf, DELIVERY_BUDGET_MS, QUIET_WAITED_KEY } from '../common/deliveredEvent';
+import { customerMessageOf, DELIVERY_BUDGET_MS, QUIET_CAP_KEY, QUIET_WAITED_KEY } from '../common/deliveredEvent';
 import { isSubscribed, normaliseEvents } from '../common/events';
 import { admitCopy } from '../common/eventsInProcess';
 import type { HoldOutcome } from '../common/quietHold';
@@ -86,6 +86,13 @@ async function holdCustomerMessage(trigger: string, event: TriggerEvent, options
 	return await holdMessage(trigger, message, options, deadline);
 }
 
+/** What the execution's step learns of its delivery's hold: how long it waited, and the cap's state when Answer a Burst Once has one. */
+function heldKeys(quiet: { waitedMs: number; capLeftMs?: number; endedBy?: string }): IDataObject {
+	const keys: IDataObject = { [QUIET_WAITED_KEY]: quiet.waitedMs };
+	if (quiet.capLeftMs !== undefined) keys[QUIET_CAP_KEY] = quiet.endedBy ? { capLeftMs: quiet.capLeftMs, endedBy: quiet.endedBy } : { capLeftMs: quiet.capLeftMs };
+	return keys;
+}
+
 /** The delivery's event once its signature, timestamp and body are checked, or the refusal (401, 400). */
 async function verifiedEvent(context: IWebhookFunctions, key: KeyObject, trigger: string): Promise<{ event: TriggerEvent } | IWebhookResponseData> {
 	const delivery: SignedDelivery = {
@@ -148,7 +155,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	// The whole event goes to the execution, whose first step checks the id in
 	// n8n's database and applies Output Data Only (OmnichannelTrigger.execute).
 	return {
-		workflowData: [context.helpers.returnJsonArray(quiet ? { ...event, [QUIET_WAITED_KEY]: quiet.waitedMs } : event)],
+		workflowData: [context.helpers.returnJsonArray(quiet ? { ...event, ...heldKeys(quiet) } : event)],
 		webhookResponse: { received: true, executed: true },
 	};
 }

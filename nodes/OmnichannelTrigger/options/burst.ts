@@ -8,6 +8,9 @@ import { messageAuthor } from '../../shared/messageAuthors';
 import type { TriggerBurst } from '../../shared/triggerItem';
 import { recordIds } from '../common/eventsInDatabase';
 import type { LedgerHelpers, Verdict } from '../common/eventsInDatabase';
+import { capsIn, endBefore, endsAtOnce, hasCaps, splitBursts } from '../common/burstCaps';
+import type { BurstCaps, BurstEnd } from '../common/burstCaps';
+import type { HeldDelivery } from '../common/deliveredEvent';
 import { HOLD_LIMIT_MS, holdForQuiet } from '../common/quietHold';
 import { kindOf } from '../common/registrationInStaticData';
 import type { TriggerOption } from './option';
@@ -52,17 +55,16 @@ export function quietSecondsOf(node: INode, options: IDataObject, itemIndex?: nu
 const isCustomerMessage = (message: IDataObject): boolean => messageAuthor(message) === 'customer';
 
 export type Decision =
-	| { kind: 'continue'; candidates: BurstMessage[] }
+	| { kind: 'continue'; candidates: BurstMessage[]; endedBy?: BurstEnd }
 	| { kind: 'newer'; newerId: string };
 
-/** What the execution of `message` does with the latest messages: end when a newer customer message exists, otherwise gather the customer messages since the last outbound one, oldest first. */
-export function decide(message: BurstMessage, latest: BurstMessage[]): Decision {
+/** What the execution of `message` does with the latest messages: end when a newer customer message exists (with caps: in its burst, as burstCaps.ts splits them, while that burst is still open), otherwise gather the customer messages since the last outbound one up to its burst's last, oldest first, and say why the burst ended when a cap or the next burst says so. */
+export function decide(message: BurstMessage, latest: BurstMessage[], caps?: BurstCaps, heldEndedBy?: BurstEnd): Decision {
 	const list = latest.some((listed) => listed.id === message.id)
 		? [...latest]
 		: [...latest, message].sort(newerFirst);
 	const position = list.findIndex((listed) => listed.id === message.id);
-	const newer = list.slice(0, position).find(isCustomerMessage);
-	if (newer) return { kind: 'newer', newerId: newer.id };
+	const newer = list.slice(0, position).filter(isCustomerMessage).reverse();
 	const oldest = timeOf(message) - MAX_BURST_AGE_MS;
 	const candidates: BurstMessage[] = [];
 	for (const listed of list.slice(position)) {
@@ -70,15 +72,32 @@ export function decide(message: BurstMessage, latest: BurstMessage[]): Decision 
 		if (timeOf(listed) < oldest) break;
 		candidates.push(listed);
 	}
-	return { kind: 'continue', candidates: candidates.reverse() };
+	candidates.reverse();
+	if (!caps || !hasCaps(caps)) {
+		return newer.length > 0 ? { kind: 'newer', newerId: newer[0].id } : { kind: 'continue', candidates };
+	}
+	// Every execution splits the same run the same way (burstCaps.ts).
+	const bursts = splitBursts([...candidates, ...newer], caps);
+	const index = bursts.findIndex((burst) => burst.some((listed) => listed.id === message.id));
+	const own = bursts[index];
+	const last = own[own.length - 1];
+	const after = bursts[index + 1]?.[0];
+	const endedBy = (after ? endBefore(own, after, caps) : endsAtOnce(own, caps)) ?? (heldEndedBy === 'maxWait' ? heldEndedBy : undefined);
+	// A burst still open continues from its last message; a complete one from whichever of its executions claims it first, so a burst whose last message's delivery started no execution (held into another process's burst) is not left behind.
+	if (last.id !== message.id && endedBy === undefined) return { kind: 'newer', newerId: newer[0].id };
+	const upToLast = newer.slice(0, newer.findIndex((listed) => listed.id === last.id) + 1);
+	return { kind: 'continue', candidates: [...candidates, ...upToLast], endedBy };
 }
 
-export function burstOf(messages: BurstMessage[], quietSeconds: number): Burst {
+export function burstOf(messages: BurstMessage[], quietSeconds: number, endedBy: BurstEnd = 'quietPeriod', endedAt = new Date()): Burst {
 	return {
 		text: messages.map((message) => (typeof message.content === 'string' ? message.content : '')).join('\n'),
 		messages,
 		count: messages.length,
 		quietSeconds,
+		endedBy,
+		beganAt: String(messages[0]?.created_at ?? ''),
+		endedAt: endedAt.toISOString(),
 	};
 }
 
@@ -122,26 +141,49 @@ export async function waitUnlessCancelled(context: IExecuteFunctions, ms: number
 	}
 }
 
-export type BurstOutcome = { burst: Burst } | { hint: string };
+/** The bursts to continue with, oldest first (more than one only when caps split what this execution claimed), or the hint saying why it ends without output. */
+export type BurstOutcome = { bursts: Burst[] } | { hint: string };
 
-/** The burst to continue with, or the hint saying why this execution ends without output. */
+/** The bursts to continue with, or the hint saying why this execution ends without output. */
 export async function answerBurst(
 	context: IExecuteFunctions,
 	message: BurstMessage,
 	latest: BurstMessage[],
 	quietSeconds: number,
+	caps?: BurstCaps,
+	held?: HeldDelivery,
 ): Promise<BurstOutcome> {
-	const decision = decide(message, latest);
+	const decision = decide(message, latest, caps, held?.endedBy);
 	if (decision.kind === 'newer') {
 		return {
 			hint: `Message ${message.id} is part of a burst: the newer customer message ${decision.newerId} continues it. This execution ran nothing downstream.`,
 		};
 	}
 	const claimed = await claim(context, decision.candidates);
-	if (!claimed.some((candidate) => candidate.id === message.id)) {
+	// Messages this execution claimed are its to continue, even when its own message was claimed before (a message that arrived late).
+	if (claimed.length === 0) {
 		return { hint: `Message ${message.id} was already answered in an earlier burst. This execution ran nothing downstream.` };
 	}
-	return { burst: burstOf(claimed, quietSeconds) };
+	const lastEnd = decision.endedBy ?? heldEnd(held, quietSeconds);
+	if (!caps || !hasCaps(caps)) return { bursts: [burstOf(claimed, quietSeconds, lastEnd)] };
+	// A complete burst none of whose executions claimed it (its deliveries arrived out of order, or were held into another process's burst) continues here as its own item, within its caps.
+	const won = new Set(claimed.map((candidate) => candidate.id));
+	const split = splitBursts(decision.candidates, caps);
+	const bursts: Burst[] = [];
+	split.forEach((whole, index) => {
+		const mine = whole.filter((candidate) => won.has(candidate.id));
+		if (mine.length === 0) return;
+		const next = split[index + 1];
+		bursts.push(burstOf(mine, quietSeconds, next ? (endBefore(whole, next[0], caps) ?? lastEnd) : lastEnd));
+	});
+	return { bursts };
+}
+
+/** Why a burst with nothing newer after it ended: as its hold said, or Max Wait when that came before the rest of the quiet period. */
+function heldEnd(held: HeldDelivery | undefined, quietSeconds: number): BurstEnd {
+	if (held?.endedBy) return held.endedBy;
+	if (held?.capLeftMs !== undefined && held.capLeftMs < quietSeconds * 1000 - held.waitedMs) return 'maxWait';
+	return 'quietPeriod';
 }
 
 /** The option: its presence turns it on. */
@@ -149,14 +191,16 @@ export const burst: TriggerOption<number> = {
 	description,
 	read: quietSecondsOf,
 	readsConversation: true,
-	hold: async (trigger, message, quietSeconds, deadline) => await holdForQuiet(trigger, message, quietSeconds * 1000, deadline),
+	hold: async (trigger, message, quietSeconds, deadline, values) => await holdForQuiet(trigger, message, capsIn(values, quietSeconds), deadline),
 	// From the delivery's arrival, not the message's created_at: the service's clock may differ from n8n's.
-	beforeRead: async (context, quietSeconds, itemIndex, heldMs) => {
-		const leftMs = quietSeconds * 1000 - heldMs;
+	beforeRead: async (context, quietSeconds, itemIndex, held) => {
+		const leftMs = Math.min(quietSeconds * 1000 - held.waitedMs, held.capLeftMs ?? Infinity);
 		if (leftMs > 0) await waitUnlessCancelled(context, leftMs, itemIndex);
 	},
-	claim: async ({ context, message, latest }, quietSeconds) => {
-		const outcome = await answerBurst(context, message, latest, quietSeconds);
-		return 'hint' in outcome ? { stop: outcome.hint } : { item: { burst: outcome.burst } };
+	claim: async ({ context, message, latest, values, held }, quietSeconds) => {
+		const outcome = await answerBurst(context, message, latest, quietSeconds, capsIn(values, quietSeconds), held);
+		if ('hint' in outcome) return { stop: outcome.hint };
+		const items = outcome.bursts.map((one) => ({ burst: one }));
+		return { item: items[items.length - 1], earlier: items.slice(0, -1) };
 	},
 };

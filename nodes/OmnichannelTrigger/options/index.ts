@@ -2,8 +2,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../../shared/triggerItem';
+import type { HeldDelivery } from '../common/deliveredEvent';
 import type { HoldOutcome } from '../common/quietHold';
 import { burst } from './burst';
+import { burstEndWords } from './burstEndWords';
+import { burstMaxMessages } from './burstMaxMessages';
+import { burstMaxWait } from './burstMaxWait';
 import { channelTypes } from './channelTypes';
 import { directions } from './directions';
 import { handOverLimit } from './handOverLimit';
@@ -14,7 +18,7 @@ import { stepAside } from './stepAside';
 export type { CustomerMessage, OptionValues, StepVerdict, TriggerOption } from './option';
 
 /** The trigger's Options, in the panel's order: the node's panel, the activation check, the delivery, the step and the item all read this list. */
-export const TRIGGER_OPTIONS: ReadonlyArray<TriggerOption<unknown>> = [burst, stepAside, handOverLimit, channelTypes, directions, outputDataOnly];
+export const TRIGGER_OPTIONS: ReadonlyArray<TriggerOption<unknown>> = [burst, burstMaxWait, burstMaxMessages, burstEndWords, stepAside, handOverLimit, channelTypes, directions, outputDataOnly];
 
 const nameOf = (option: TriggerOption<unknown>): string => option.description.name;
 const valueOf = (option: TriggerOption<unknown>, values: OptionValues): unknown => values[nameOf(option)];
@@ -80,23 +84,26 @@ export async function holdMessage(trigger: string, message: IDataObject, values:
 	let outcome: HoldOutcome | undefined;
 	for (const option of TRIGGER_OPTIONS) {
 		if (!option.hold || !isOn(option, values)) continue;
-		outcome = await option.hold(trigger, message, valueOf(option, values), deadline);
+		outcome = await option.hold(trigger, message, valueOf(option, values), deadline, values);
 		if ('newerId' in outcome) return outcome;
 	}
 	return outcome;
 }
 
 /** The step's waits before its read of the conversation. */
-export async function waitBeforeRead(context: IExecuteFunctions, values: OptionValues, itemIndex: number, heldMs: number): Promise<void> {
+export async function waitBeforeRead(context: IExecuteFunctions, values: OptionValues, itemIndex: number, held: HeldDelivery): Promise<void> {
 	for (const option of conversationReaders(values)) {
-		if (option.beforeRead) await option.beforeRead(context, valueOf(option, values), itemIndex, heldMs);
+		if (option.beforeRead) await option.beforeRead(context, valueOf(option, values), itemIndex, held);
 	}
 }
 
 /** The options' decisions on a customer's message, from one read of its conversation: every check, then every claim (a message a check stops claims nothing). */
-export async function decideCustomerMessage(customerMessage: CustomerMessage): Promise<{ stop: string } | { fields: Map<string, IDataObject> }> {
+export async function decideCustomerMessage(
+	customerMessage: CustomerMessage,
+): Promise<{ stop: string } | { fields: Map<string, IDataObject>; earlier: Array<Map<string, IDataObject>> }> {
 	const readers = conversationReaders(customerMessage.values);
 	const fields = new Map<string, IDataObject>();
+	const earlierByOption = new Map<string, IDataObject[]>();
 	for (const phase of ['check', 'claim'] as const) {
 		for (const option of readers) {
 			const decide = option[phase];
@@ -104,9 +111,12 @@ export async function decideCustomerMessage(customerMessage: CustomerMessage): P
 			const verdict = await decide(customerMessage, valueOf(option, customerMessage.values));
 			if ('stop' in verdict) return verdict;
 			if (verdict.item) fields.set(nameOf(option), verdict.item);
+			if (verdict.earlier?.length) earlierByOption.set(nameOf(option), verdict.earlier);
 		}
 	}
-	return { fields };
+	// An earlier item has the fields of the last one, with the option's own replaced.
+	const earlier = [...earlierByOption].flatMap(([name, list]) => list.map((own) => new Map([...fields, [name, own]])));
+	return { fields, earlier };
 }
 
 /** The item: the whole event, or what an option puts instead, then the options' fields in the panel's order. */

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import type { ConversationMessage } from '../../shared/conversation';
+import type { HeldDelivery } from '../common/deliveredEvent';
 import type { HoldOutcome } from '../common/quietHold';
 
 /** The options' values by name: an option that was not added reads as undefined. */
@@ -14,10 +15,12 @@ export interface CustomerMessage {
 	latest: ConversationMessage[];
 	values: OptionValues;
 	itemIndex: number;
+	/** What the delivery's hold did before the execution started. */
+	held: HeldDelivery;
 }
 
-/** An option's say on a customer's message: the execution stops with a hint, or goes on, adding fields to its item. */
-export type StepVerdict = { stop: string } | { item?: IDataObject };
+/** An option's say on a customer's message: the execution stops with a hint, or goes on, adding fields to its item; `earlier`: the fields of items to output before it, one each (Answer a Burst Once's complete bursts claimed with it). */
+export type StepVerdict = { stop: string } | { item?: IDataObject; earlier?: IDataObject[] };
 
 /** One entry under the trigger's Options: its description, its reader and its effects, each at the phase that applies it (options/index.ts lists them). */
 export interface TriggerOption<T = unknown> {
@@ -29,9 +32,9 @@ export interface TriggerOption<T = unknown> {
 	/** Delivery: whether a message passes (other events always do). */
 	passes?(message: IDataObject, value: T): boolean;
 	/** Delivery: holds a customer's message before its execution exists. */
-	hold?(trigger: string, message: IDataObject, value: T, deadline: number): Promise<HoldOutcome>;
-	/** Step: waits before the conversation is read; the delivery already held it `heldMs`. */
-	beforeRead?(context: IExecuteFunctions, value: T, itemIndex: number, heldMs: number): Promise<void>;
+	hold?(trigger: string, message: IDataObject, value: T, deadline: number, values: OptionValues): Promise<HoldOutcome>;
+	/** Step: waits before the conversation is read; `held` is what the delivery's hold already did. */
+	beforeRead?(context: IExecuteFunctions, value: T, itemIndex: number, held: HeldDelivery): Promise<void>;
 	/** Step: decides from the read; every check runs before any claim. */
 	check?(customerMessage: CustomerMessage, value: T): StepVerdict;
 	/** Step: decides and records its decision in the ledger, once every check let the message through. */

@@ -4,18 +4,22 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readRecentMessages } from '../../shared/conversation';
 import type { ConversationMessage } from '../../shared/conversation';
+import type { HeldDelivery } from '../common/deliveredEvent';
 import { conversationReaders, decideCustomerMessage, quotedNames, requireApiCredential, waitBeforeRead } from '../options';
 import type { OptionValues } from '../options';
 
-export type CustomerMessageOutcome = { continue: true; fields?: Map<string, IDataObject> } | { continue: false; hint: string };
+/** `earlier`: the fields of items that go before the message's own, one each (bursts an execution continues besides its own). */
+export type CustomerMessageOutcome =
+	| { continue: true; fields?: Map<string, IDataObject>; earlier?: Array<Map<string, IDataObject>> }
+	| { continue: false; hint: string };
 
 export async function customerMessageStep(
 	context: IExecuteFunctions,
 	message: ConversationMessage,
 	values: OptionValues,
 	itemIndex: number,
-	/** How long the delivery was already held (common/quietHold.ts). */
-	heldMs = 0,
+	/** What the delivery's hold already did (common/quietHold.ts). */
+	held: HeldDelivery = { waitedMs: 0 },
 ): Promise<CustomerMessageOutcome> {
 	const readers = conversationReaders(values);
 	if (readers.length === 0) return { continue: true };
@@ -28,8 +32,8 @@ export async function customerMessageStep(
 			description: `${quotedNames(readers)} ${one ? 'needs' : 'need'} both, as every message.created event of the service carries them. Remove ${one ? 'the option' : 'the options'} for events of another shape.`,
 		});
 	}
-	await waitBeforeRead(context, values, itemIndex, heldMs);
+	await waitBeforeRead(context, values, itemIndex, held);
 	const latest = await readRecentMessages(context, message.conversation_id, { itemIndex, keepForExecution: true });
-	const decision = await decideCustomerMessage({ context, message, latest, values, itemIndex });
-	return 'stop' in decision ? { continue: false, hint: decision.stop } : { continue: true, fields: decision.fields };
+	const decision = await decideCustomerMessage({ context, message, latest, values, itemIndex, held });
+	return 'stop' in decision ? { continue: false, hint: decision.stop } : { continue: true, fields: decision.fields, earlier: decision.earlier };
 }

@@ -8,14 +8,15 @@ const { sleep, waitFor, workflows: w } = require('../../../harness');
 const TRIGGER = 'On customer message';
 const ANSWER = 'Answer';
 
-function burstWorkflow({ id, credential, quietSeconds }) {
+/** `caps`: the cap options (burstMaxWaitSeconds, burstMaxMessages, burstEndWords), added beside the quiet period. */
+function burstWorkflow({ id, credential, quietSeconds, caps = {} }) {
 	return w.workflow({
 		id,
 		name: `Burst ${id}`,
 		nodes: [
 			w.omnichannelTrigger(TRIGGER, credential, {
 				events: ['message.created'],
-				options: { directions: ['customer'], burstQuietSeconds: quietSeconds },
+				options: { directions: ['customer'], burstQuietSeconds: quietSeconds, ...caps },
 			}),
 			w.node(ANSWER, 'n8n-nodes-base.noOp', {}),
 		],
@@ -51,7 +52,7 @@ async function runBurst({ n8n, client, workflowId, conversationId, texts, quietS
 	await sleep(quietSeconds * 1000 + 3000);
 	const executions = await waitFor(finished, { what: 'every execution to finish', timeoutMs: 60_000, intervalMs: 1000 });
 
-	const summary = { sent, executions: executions.length, continued: [], endedInBurst: 0, endedAsDuplicate: 0, failed: 0, other: [] };
+	const summary = { sent, executions: executions.length, continued: [], endedInBurst: 0, endedAsDuplicate: 0, endedAnswered: 0, continuedExecutions: 0, failed: 0, other: [] };
 	for (const execution of executions) {
 		const { data, status } = await n8n.api.getExecution(execution.id);
 		const runData = data.resultData.runData;
@@ -62,9 +63,14 @@ async function runBurst({ n8n, client, workflowId, conversationId, texts, quietS
 		const task = runData[TRIGGER][0];
 		const items = task.data.main[0].map((item) => item.json);
 		const hints = (task.hints ?? []).map((hint) => hint.message).join(' ');
-		if (items.length > 0 && runData[ANSWER]) summary.continued.push(items[0]);
+		if (items.length > 0 && runData[ANSWER]) {
+			// With caps, one execution can continue a complete burst besides its own: one item each.
+			summary.continued.push(...items);
+			summary.continuedExecutions++;
+		}
 		else if (hints.includes('is part of a burst')) summary.endedInBurst++;
 		else if (hints.includes('already ran in an earlier execution')) summary.endedAsDuplicate++;
+		else if (hints.includes('was already answered in an earlier burst')) summary.endedAnswered++;
 		else summary.other.push({ id: execution.id, items, hints });
 	}
 	return summary;
@@ -73,7 +79,7 @@ async function runBurst({ n8n, client, workflowId, conversationId, texts, quietS
 function printSummary(label, summary, extra = '') {
 	console.log(
 		`[burst] ${label}: ${summary.sent.length} customer messages, ${summary.executions} executions: ` +
-			`${summary.continued.length} continued (burst.count ${summary.continued.map((item) => item.burst?.count).join(', ')}), ` +
+			`${summary.continued.length} continued (burst.count ${summary.continued.map((item) => item.burst?.count).join(', ')}; endedBy ${summary.continued.map((item) => item.burst?.endedBy).join(', ')}), ` +
 			`${summary.endedInBurst} ended as part of the burst, ${summary.endedAsDuplicate} ended as duplicates, ${summary.failed} failed${extra}`,
 	);
 }
@@ -94,4 +100,26 @@ function expectOneContinuation(summary, texts) {
 	expect(summary.executions).toBe(1 + summary.endedInBurst + summary.endedAsDuplicate);
 }
 
-module.exports = { burstWorkflow, newConversation, runBurst, printSummary, expectOneContinuation, TRIGGER, ANSWER };
+/** The continuations, oldest burst first. */
+const inOrder = (summary) => [...summary.continued].sort((a, b) => a.burst.beganAt.localeCompare(b.burst.beganAt));
+
+/** With caps: every sent message in exactly one continuation, in order, and no execution failed or ended otherwise. */
+function expectEveryMessageOnce(summary) {
+	expect(summary.failed).toBe(0);
+	expect(summary.other).toEqual([]);
+	const continued = inOrder(summary).flatMap((item) => item.burst.messages.map((m) => m.id));
+	expect(continued).toEqual(summary.sent.map((m) => m.id));
+	expect(summary.executions).toBe(summary.continuedExecutions + summary.endedInBurst + summary.endedAsDuplicate + summary.endedAnswered);
+}
+
+/** Sends like runBurst's default, `pauseMs` apart: a customer who keeps writing. */
+const writingEvery = (client, pauseMs) => {
+	let first = true;
+	return async (conversationId, text) => {
+		if (!first) await sleep(pauseMs);
+		first = false;
+		return await client.control('POST', '/inbound', { conversation_id: conversationId, text });
+	};
+};
+
+module.exports = { inOrder, writingEvery, expectEveryMessageOnce, burstWorkflow, newConversation, runBurst, printSummary, expectOneContinuation, TRIGGER, ANSWER };

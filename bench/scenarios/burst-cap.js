@@ -1,0 +1,349 @@
+'use strict';
+// Scenario `burst-cap` (regular mode) and `burst-cap-queue` (queue mode:
+// PostgreSQL, Redis, main, 1 webhook process, 2 workers): Answer a Burst
+// Once with Burst Max Wait, for customers who keep writing, beside n8n's own
+// floor and the hand-built Redis flow people use, all in one n8n.
+//
+// Workflows, all published in one n8n:
+// - ours: Omnichannel Trigger (customer messages of live chat conversations,
+//   quiet period Q = 5 s, Burst Max Wait M = 20 s) → No Operation ("Next");
+// - the floor: n8n's Webhook node → No Operation ("Next"): FLOOR requests
+//   sent at the same moment, each timed from its sending to the start of
+//   Next: what n8n itself takes to start that many empty executions at once;
+// - the peer (n8n's published templates' pattern): Webhook → Redis (push the
+//   message to the conversation's list) → Wait (Q s) → Redis (read the list) →
+//   IF (this message is the newest of the list, or the list's first message
+//   is M s old) → Redis (delete the list) → No Operation ("Next"), for the
+//   customer messages of telegram conversations, through the burst bench's
+//   filtering relay; Redis from Debian's package, started by the bench (the
+//   cluster's own in queue mode).
+//
+// Load, the same for ours and the peer, one after the other: CONVERSATIONS
+// conversations (default 20), started at the same moment, each a customer
+// writing every WRITE_EVERY_MS (2 s) for WRITING_SECONDS (default 60).
+// Per continuation (ours: an item reaching Next; the peer: an IF true item):
+// its messages, and its lateness after the cap: the start of Next minus (its
+// first message's created_at + M), for the bursts the cap ended (ours:
+// burst.endedBy "maxWait"; the peer: the customer wrote on after it). Every
+// message must be in exactly one continuation: lost (in none) and doubled (in
+// more than one) are counted; executions per message too.
+//
+//   npm run bench -- --only burst-cap
+//   BENCH_CAP_CONVERSATIONS=20 BENCH_CAP_SECONDS=60 npm run bench -- --only burst-cap-queue
+const crypto = require('crypto');
+const os = require('os');
+
+const { freePort, startN8n, omnichannelCredential, sandboxClient, sleep, waitFor, workflows: w, N8N_VERSION, startProcesses, startQueueCluster } = require('../../harness');
+const { startRedis } = require('../../harness/services');
+const { startSandboxProcess } = require('../../sandbox/process');
+const { startRelay } = require('../lib/intakeRelay');
+const { boundedInteger } = require('../lib/options');
+const { quantile } = require('../lib/summary');
+const { startPeerRelay } = require('./burst');
+
+const QUIET_SECONDS = 5;
+const MAX_WAIT_SECONDS = 20;
+const WRITE_EVERY_MS = 2000;
+const SANDBOX_LATENCY_MS = 100;
+const RATE_LIMIT = 60;
+const SETTLE_MS = 4 * 60_000;
+
+const TRIGGER = 'Customer writes';
+const REQUEST = 'Request';
+const NEXT = 'Next';
+const OURS = { id: 'benchCapOurs0001', channel: 'livechat', label: 'Omnichannel Trigger, Answer a Burst Once (5 s) with Burst Max Wait (20 s)' };
+const FLOOR = { id: 'benchCapFloor001', path: 'bench-cap-floor', label: "n8n's floor: Webhook → No Operation, started at the same moment" };
+const PEER = {
+	id: 'benchCapRedis001',
+	channel: 'telegram',
+	path: 'bench-cap-redis',
+	label: 'Hand-built: Webhook → Redis push → Wait 5 s → Redis read → IF newest or 20 s old → Redis delete → No Operation',
+};
+
+function workflowsFor(credential, redisCredential) {
+	const next = () => w.node(NEXT, 'n8n-nodes-base.noOp');
+	const webhook = (path) =>
+		w.node(REQUEST, 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { typeVersion: 2, webhookId: crypto.randomUUID() });
+	const redis = (name, parameters) => w.node(name, 'n8n-nodes-base.redis', parameters, { credentials: { redis: { id: redisCredential.id, name: redisCredential.name } } });
+	const key = "=bench-cap:{{ $('Request').item.json.body.data.conversation_id }}";
+	const newestOrCapped =
+		"={{ (() => { const list = ($json.list || []).map((entry) => JSON.parse(entry)); const me = $('Request').item.json.body.data.id; " +
+		`return list.length > 0 && (list[list.length - 1].id === me || Date.now() - Date.parse(list[0].t) >= ${MAX_WAIT_SECONDS * 1000}); })() }}`;
+	return [
+		w.workflow({
+			id: OURS.id,
+			name: 'Bench: Answer a Burst Once with Max Wait',
+			nodes: [
+				w.omnichannelTrigger(TRIGGER, credential, {
+					events: ['message.created'],
+					options: { directions: ['customer'], channelTypes: [OURS.channel], burstQuietSeconds: QUIET_SECONDS, burstMaxWaitSeconds: MAX_WAIT_SECONDS },
+				}),
+				next(),
+			],
+			connections: w.chain(TRIGGER, NEXT),
+		}),
+		w.workflow({ id: FLOOR.id, name: 'Bench: Webhook then No Operation', nodes: [webhook(FLOOR.path), next()], connections: w.chain(REQUEST, NEXT) }),
+		w.workflow({
+			id: PEER.id,
+			name: 'Bench: Redis list, Wait, IF newest or capped',
+			nodes: [
+				webhook(PEER.path),
+				redis('Push', { operation: 'push', list: key, messageData: "={{ JSON.stringify({ id: $json.body.data.id, t: $json.body.data.created_at }) }}", tail: true }),
+				w.node('Wait', 'n8n-nodes-base.wait', { resume: 'timeInterval', amount: QUIET_SECONDS, unit: 'seconds' }, { typeVersion: 1.1, webhookId: crypto.randomUUID() }),
+				redis('Read', { operation: 'get', propertyName: 'list', key, keyType: 'list' }),
+				w.node('Newest or capped', 'n8n-nodes-base.if', { conditions: { boolean: [{ value1: newestOrCapped, value2: true }] } }),
+				redis('Clear', { operation: 'delete', key }),
+				next(),
+			],
+			connections: [
+				[REQUEST, 'Push'],
+				['Push', 'Wait'],
+				['Wait', 'Read'],
+				['Read', 'Newest or capped'],
+				['Newest or capped', 'Clear'],
+				['Clear', NEXT],
+			],
+		}),
+	];
+}
+
+async function setUp(sandbox, queue) {
+	await sandbox.client.control('PUT', '/faults', { latency_ms: SANDBOX_LATENCY_MS, rate_limit_per_second: RATE_LIMIT });
+	const credential = omnichannelCredential({ id: 'benchCapCred0001', name: 'Bench sandbox', baseUrl: sandbox.base_url, apiKey: sandbox.key });
+	const tarball = process.env.BENCH_TARBALL || undefined;
+	const port = queue ? undefined : await freePort();
+	let cluster;
+	let n8n;
+	let redis;
+	const n8nPort = () => (queue ? cluster.webhook.port : port);
+	const relay = await startRelay(n8nPort);
+	const peerRelay = await startPeerRelay(n8nPort, PEER.path, PEER.channel);
+	const env = { WEBHOOK_URL: `${relay.url}/` };
+	const dispose = async () => {
+		await (cluster ?? n8n)?.dispose();
+		await redis?.stop();
+		await peerRelay.close();
+		await relay.close();
+	};
+	try {
+		cluster = queue ? await startQueueCluster({ start: false, tarball, env }) : undefined;
+		n8n = cluster ? cluster.main : await startN8n({ start: false, port, tarball, env });
+		if (!cluster) redis = await startRedis();
+		const redisPort = cluster ? cluster.redis.port : redis.port;
+		const redisCredential = { id: 'benchCapRedisCr1', name: 'Bench Redis', type: 'redis', data: { host: '127.0.0.1', port: redisPort, database: 0, password: '', ssl: false } };
+		await n8n.importCredentials([credential, redisCredential]);
+		await n8n.importWorkflows(workflowsFor(credential, redisCredential));
+		await (cluster ? startProcesses(cluster) : n8n.start());
+		await n8n.setupOwnerAndApiKey();
+		const { key } = await sandbox.client.control('POST', '/keys', { mode: 'test', scopes: ['channels:read', 'webhooks:read', 'webhooks:write'] });
+		const client = sandboxClient(sandbox, key);
+		for (const id of [OURS.id, FLOOR.id, PEER.id]) await n8n.publishWorkflow(id);
+		await waitFor(async () => (await client.listAll('/webhooks')).find((hook) => hook.url.startsWith(relay.url)), { what: 'the trigger to register its webhook', timeoutMs: 60_000 });
+		await waitFor(async () => ((await post(n8nPort(), FLOOR.path, { probe: true })) === 200 ? true : undefined), { what: 'the floor webhook', timeoutMs: 60_000, intervalMs: 250 });
+		const hook = await client.api('POST', '/webhooks', { url: peerRelay.url, events: ['message.created'], description: 'bench burst-cap peer relay' });
+		peerRelay.setSecret(hook.secret);
+		const channels = await client.listAll('/channels');
+		const channelOf = (type) => channels.find((c) => c.type === type && c.is_active);
+		await sleep(3000);
+		return { n8n, n8nPort, control: sandbox.client.control, channelOf, dispose };
+	} catch (error) {
+		await dispose();
+		throw error;
+	}
+}
+
+async function post(port, path, body) {
+	const response = await fetch(`http://127.0.0.1:${port}/webhook/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(60_000),
+	});
+	await response.text();
+	return response.status;
+}
+
+/** Every execution of a workflow not in `seen`, once all have finished, with its data. */
+async function finishedExecutions(context, workflowId, seen, minimum) {
+	const fresh = await waitFor(
+		async () => {
+			const list = (await context.n8n.api.listExecutions({ workflowId })).filter((e) => !seen.has(String(e.id)));
+			return list.length >= minimum && list.every((e) => e.finished || e.stoppedAt) ? list : undefined;
+		},
+		{ what: `the executions of ${workflowId}`, timeoutMs: SETTLE_MS, intervalMs: 1000 },
+	);
+	const executions = [];
+	for (const summary of fresh) executions.push(await context.n8n.api.getExecution(summary.id));
+	return executions;
+}
+
+const stats = (values) => {
+	const numbers = values.filter((value) => Number.isFinite(value));
+	if (numbers.length === 0) return { n: 0, median_ms: null, p95_ms: null, max_ms: null };
+	return { n: numbers.length, median_ms: Math.round(quantile(numbers, 0.5)), p95_ms: Math.round(quantile(numbers, 0.95)), max_ms: Math.round(Math.max(...numbers)) };
+};
+
+async function measureFloor(context, count) {
+	const seen = new Set((await context.n8n.api.listExecutions({ workflowId: FLOOR.id })).map((e) => String(e.id)));
+	const sentAt = Date.now();
+	const statuses = await Promise.all(Array.from({ length: count }, async (_, index) => await post(context.n8nPort(), FLOOR.path, { index })));
+	const executions = await finishedExecutions(context, FLOOR.id, seen, count);
+	const lateness = executions.map((execution) => execution.data?.resultData?.runData?.[NEXT]?.[0]?.startTime - sentAt);
+	return { requests: count, answered_200: statuses.filter((status) => status === 200).length, executions: executions.length, ...stats(lateness) };
+}
+
+/** CONVERSATIONS customers on `channel`, all starting at once, each writing every WRITE_EVERY_MS for `seconds`. */
+async function write(context, channel, conversations, seconds, tag) {
+	const ids = await Promise.all(Array.from({ length: conversations }, async () => (await context.control('POST', '/conversations', { channel_id: context.channelOf(channel).id })).id));
+	const perConversation = Math.floor((seconds * 1000) / WRITE_EVERY_MS) + 1;
+	const start = Date.now() + 500;
+	const sent = new Map(ids.map((id) => [id, []]));
+	await Promise.all(
+		ids.map(async (conversationId) => {
+			for (let index = 0; index < perConversation; index++) {
+				const due = start + index * WRITE_EVERY_MS;
+				if (due > Date.now()) await sleep(due - Date.now());
+				sent.get(conversationId).push(await context.control('POST', '/inbound', { conversation_id: conversationId, text: `${tag} line ${index + 1}` }));
+			}
+		}),
+	);
+	return sent;
+}
+
+/** Lost, doubled, out of order, executions per message and the capped continuations' lateness, from the continuations. */
+function account(sent, continuations, executions) {
+	const all = [...sent.values()].flat();
+	const times = new Map();
+	for (const continuation of continuations) for (const id of continuation.ids) times.set(id, (times.get(id) ?? 0) + 1);
+	const lost = all.filter((m) => !times.has(m.id)).length;
+	const doubled = all.filter((m) => (times.get(m.id) ?? 0) > 1).length;
+	const created = new Map(all.map((m) => [m.id, Date.parse(m.created_at)]));
+	const cappedLateness = continuations.filter((c) => c.capped).map((c) => c.nextStartedAt - (created.get(c.ids[0]) + MAX_WAIT_SECONDS * 1000));
+	const firstCapped = continuations.filter((c) => c.capped).map((c) => c.nextStartedAt - created.get(c.ids[0]));
+	return {
+		messages: all.length,
+		continuations: continuations.length,
+		capped_continuations: cappedLateness.length,
+		lost,
+		doubled,
+		executions,
+		executions_per_message: Math.round((executions / all.length) * 100) / 100,
+		after_cap: stats(cappedLateness),
+		since_first_message: stats(firstCapped),
+	};
+}
+
+async function measureOurs(context, conversations, seconds) {
+	const seen = new Set((await context.n8n.api.listExecutions({ workflowId: OURS.id })).map((e) => String(e.id)));
+	const sent = await write(context, OURS.channel, conversations, seconds, 'ours');
+	await sleep((QUIET_SECONDS + 5) * 1000);
+	const executions = await finishedExecutions(context, OURS.id, seen, conversations);
+	const continuations = [];
+	for (const execution of executions) {
+		const runData = execution.data?.resultData?.runData ?? {};
+		if (!runData[NEXT]) continue;
+		const nextStartedAt = runData[NEXT][0].startTime;
+		for (const item of runData[TRIGGER][0].data.main[0]) {
+			const burst = item.json.burst;
+			continuations.push({ ids: burst.messages.map((m) => m.id), capped: burst.endedBy === 'maxWait', nextStartedAt });
+		}
+	}
+	return account(sent, continuations, executions.length);
+}
+
+async function measurePeer(context, conversations, seconds) {
+	const seen = new Set((await context.n8n.api.listExecutions({ workflowId: PEER.id })).map((e) => String(e.id)));
+	const sent = await write(context, PEER.channel, conversations, seconds, 'peer');
+	await sleep((QUIET_SECONDS + 5) * 1000);
+	const total = [...sent.values()].flat().length;
+	const executions = await finishedExecutions(context, PEER.id, seen, total);
+	const lastCreated = new Map();
+	for (const messages of sent.values()) lastCreated.set(messages[0].conversation_id, Date.parse(messages.at(-1).created_at));
+	const continuations = [];
+	for (const execution of executions) {
+		const runData = execution.data?.resultData?.runData ?? {};
+		if (!runData[NEXT]) continue;
+		const nextStartedAt = runData[NEXT][0].startTime;
+		const item = runData['Newest or capped'][0].data.main[0][0].json;
+		const list = item.list.map((entry) => JSON.parse(entry));
+		const conversationId = runData[REQUEST][0].data.main[0][0].json.body.data.conversation_id;
+		// Capped: the customer wrote on after this continuation.
+		continuations.push({ ids: list.map((entry) => entry.id), capped: lastCreated.get(conversationId) > nextStartedAt, nextStartedAt });
+	}
+	return account(sent, continuations, executions.length);
+}
+
+function markdown(json) {
+	const load = (values) => values.map((value) => value.toFixed(2)).join(', ');
+	const row = (label, r) =>
+		`| ${label} | ${r.messages} | ${r.continuations} (${r.capped_continuations} capped) | ${r.lost} | ${r.doubled} | ${r.executions_per_message} | ${r.after_cap.median_ms} | ${r.after_cap.p95_ms} | ${r.after_cap.max_ms} |`;
+	return [
+		'# Answer a Burst Once with Burst Max Wait benchmark',
+		'',
+		`Measured ${json.measured_at} in n8n ${json.n8n}, ${json.mode} mode, ${json.machine.cpus} CPUs, by \`${json.command}\`.`,
+		`Load average (1, 5, 15 min) at the start: ${load(json.machine.load_average_start)}; at the end: ${load(json.machine.load_average_end)}.`,
+		`n8n's expression engine: ${Object.keys(json.n8n_expression_engine_settings).length ? Object.entries(json.n8n_expression_engine_settings).map(([k, v]) => `${k}=${v}`).join(', ') : "n8n's defaults"}.`,
+		`Sandbox latency ${SANDBOX_LATENCY_MS} ms, rate limit ${RATE_LIMIT} requests/s per key. Quiet period ${QUIET_SECONDS} s, Max Wait ${MAX_WAIT_SECONDS} s.`,
+		'',
+		`## n8n's floor: ${json.floor.requests} Webhook → No Operation executions started at the same moment`,
+		'',
+		`From sending to the start of No Operation: median ${json.floor.median_ms} ms, p95 ${json.floor.p95_ms} ms, max ${json.floor.max_ms} ms (${json.floor.executions} executions).`,
+		'',
+		`## ${json.conversations} customers writing every ${WRITE_EVERY_MS / 1000} s for ${json.writing_seconds} s, all starting at once`,
+		'',
+		'Lateness after the cap: the start of Next minus (the burst\'s first message\'s created_at + Max Wait), for the bursts the cap ended.',
+		'',
+		'| Peer | Messages | Continuations | Lost | Doubled | Executions per message | After the cap: median ms | p95 ms | max ms |',
+		'|---|---|---|---|---|---|---|---|---|',
+		row(OURS.label, json.ours),
+		row(PEER.label, json.peer),
+		'',
+		`Ours' capped continuations after the cap, beside the floor: median ${json.ours.after_cap.median_ms - json.floor.median_ms} ms above the floor's median, p95 ${json.ours.after_cap.p95_ms - json.floor.p95_ms} ms above its p95.`,
+		'',
+	].join('\n');
+}
+
+async function measure({ name, queue, log }) {
+	const conversations = boundedInteger('BENCH_CAP_CONVERSATIONS', process.env.BENCH_CAP_CONVERSATIONS, 20, 60);
+	const seconds = boundedInteger('BENCH_CAP_SECONDS', process.env.BENCH_CAP_SECONDS, 60, 300);
+	const floorCount = boundedInteger('BENCH_CAP_FLOOR', process.env.BENCH_CAP_FLOOR, 60, 200);
+	const sandbox = await startSandboxProcess();
+	try {
+		const context = await setUp(sandbox, queue);
+		try {
+			const loadStart = os.loadavg();
+			log(`${name}: the floor, ${floorCount} at once`);
+			const floor = await measureFloor(context, floorCount);
+			log(`${name}: ours, ${conversations} customers writing for ${seconds} s`);
+			const ours = await measureOurs(context, conversations, seconds);
+			log(`${name}: the Redis peer, ${conversations} customers writing for ${seconds} s`);
+			const peer = await measurePeer(context, conversations, seconds);
+			const loadEnd = os.loadavg();
+			const json = {
+				measured_at: new Date().toISOString(),
+				n8n: N8N_VERSION,
+				mode: queue ? 'queue (PostgreSQL, Redis, main, 2 workers, a webhook process)' : 'regular (SQLite)',
+				machine: { cpus: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30), load_average_start: loadStart, load_average_end: loadEnd },
+				command: `BENCH_CAP_CONVERSATIONS=${conversations} BENCH_CAP_SECONDS=${seconds} BENCH_CAP_FLOOR=${floorCount} npm run bench -- --only ${name}`,
+				// n8n takes its settings from the bench's environment; the expression engine's decide much of a webhook's cost.
+				n8n_expression_engine_settings: Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('N8N_EXPRESSION_ENGINE'))),
+				conversations,
+				writing_seconds: seconds,
+				floor,
+				ours,
+				peer,
+			};
+			log(`${name}: floor ${JSON.stringify(floor)}; ours ${JSON.stringify(ours)}; peer ${JSON.stringify(peer)}; load ${loadStart[0].toFixed(2)} → ${loadEnd[0].toFixed(2)}`);
+			return { json, markdown: markdown(json) };
+		} finally {
+			await context.dispose();
+		}
+	} finally {
+		await sandbox.close();
+	}
+}
+
+const run = ({ log }) => measure({ name: 'burst-cap', queue: false, log });
+const runInQueueMode = ({ log }) => measure({ name: 'burst-cap-queue', queue: true, log });
+
+module.exports = { run, runInQueueMode, markdown };
