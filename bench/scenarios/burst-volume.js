@@ -44,6 +44,7 @@
 //
 //   npm run bench -- --only burst-volume
 //   BENCH_VOLUME_AT_ONCE=60 BENCH_VOLUME_BURSTS=200 npm run bench -- --only burst-volume-queue
+//   BENCH_VOLUME_RATE=7.1: the bursts level at this many messages/s instead of 70% of the calibration, to compare two builds at one load
 const crypto = require('crypto');
 const os = require('os');
 
@@ -411,7 +412,8 @@ async function measure({ name, queue, log, n8nEnv = {} }) {
 			const loadAfterOnce = os.loadavg();
 			log(`${name}: the peer, ${atOnce} conversations at once`);
 			const peer = await levelPeerAtOnce(context, atOnce);
-			const rate = Math.max(1, intake.per_second * RATE_SHARE);
+			const fixedRate = Number(process.env.BENCH_VOLUME_RATE);
+			const rate = fixedRate > 0 && fixedRate <= 50 ? fixedRate : Math.max(1, intake.per_second * RATE_SHARE);
 			log(`${name}: ${burstCount} bursts of ${MESSAGES_PER_BURST} at ${rate.toFixed(1)} messages/s`);
 			const bursts = await levelBursts(context, burstCount, rate, probeConversation);
 			const loadEnd = os.loadavg();
@@ -490,7 +492,7 @@ function markdown(json) {
 		`Measured ${json.measured_at} in n8n ${json.n8n}, ${json.mode} mode, ${settingsOf(json.n8n_env)}, ${json.machine.cpus} CPUs, by \`${json.command}\`.`,
 		`Load average (1, 5, 15 min) at the start: ${load(json.machine.load_average_start)}; after the "at once" level: ${load(once.load_average_after)}; at the end: ${load(json.machine.load_average_end)}.`,
 		`Sandbox latency ${json.sandbox.latency_ms} ms, ${json.sandbox.rate_limit_per_second} requests/s per key. Quiet period ${json.quiet_seconds} s.`,
-		`Intake calibration (the other workflow's trigger, 20 conversations in parallel, each waiting for its acknowledgement): ${json.intake_calibration.messages} deliveries in ${json.intake_calibration.seconds.toFixed(1)} s, ${json.intake_calibration.per_second}/s; the bursts level sends at ${bursts.messages_per_second} messages/s (70%).`,
+		`Intake calibration (the other workflow's trigger, 20 conversations in parallel, each waiting for its acknowledgement): ${json.intake_calibration.messages} deliveries in ${json.intake_calibration.seconds.toFixed(1)} s, ${json.intake_calibration.per_second}/s; the bursts level sends at ${bursts.messages_per_second} messages/s (${Number(process.env.BENCH_VOLUME_RATE) > 0 ? 'fixed by BENCH_VOLUME_RATE' : '70%'}).`,
 		'',
 		'Latency after the quiet period, from the creation of the burst\'s last message at the service + the quiet period (the goals\' measure: what the customer waits beyond the quiet period). From n8n\'s acknowledgement of the burst\'s last delivery: the peer acknowledges at once and then waits the quiet period, so its latency is the start of the next node minus (acknowledgement + quiet period); ours holds the delivery through the quiet period and acknowledges it once its execution exists, so its latency is the start of the next node minus the acknowledgement. From the arrival: the start of the next node minus (the arrival of that delivery at the relay in front of n8n + the quiet period), which adds the time n8n took to take the delivery in. The other workflow: its acknowledgement (and its arrival) → its next node.',
 		'',
