@@ -128,7 +128,7 @@ function figuresOf(f, targetMinutes) {
  * @param {{ start: number, end: number, timeZone: string, targetMinutes?: number, channelTypes?: string[], groupBy?: 'none'|'day'|'hour' }} period
  * @returns {{ channels: Map<string, object>, total: object, waiting: object[], buckets: Map<string, object> }}
  */
-function referenceReport({ messages, conversations, channels }, { start, end, timeZone, targetMinutes = 15, channelTypes, groupBy = 'none' }) {
+function referenceReport({ messages, conversations, channels }, { start, end, timeZone, targetMinutes = 15, channelTypes, groupBy = 'none', duration = (from, to) => to - from }) {
 	const targetMs = targetMinutes * 60_000;
 	const wanted = (type) => !channelTypes || channelTypes.length === 0 || channelTypes.includes(type);
 	const scopes = { total: emptyFigures(), channels: new Map(), buckets: new Map() };
@@ -194,7 +194,7 @@ function referenceReport({ messages, conversations, channels }, { start, end, ti
 				for (const f of at(channelId, ms)) f[kind === 'bot' ? 'botMessages' : 'personMessages']++;
 				if (open) {
 					const opened = time(open.created_at);
-					const response = ms - opened;
+					const response = duration(opened, ms);
 					for (const f of at(channelOf.get(conversationId) ?? channelId, opened)) {
 						f[kind].push(response);
 						f.decided++;
@@ -207,7 +207,7 @@ function referenceReport({ messages, conversations, channels }, { start, end, ti
 		}
 		if (open) {
 			const opened = time(open.created_at);
-			const waited = end - opened;
+			const waited = duration(opened, end);
 			for (const f of at(open.channel_id, opened)) {
 				f.waitingAtEnd++;
 				if (waited > targetMs) f.decided++;
@@ -223,7 +223,7 @@ function referenceReport({ messages, conversations, channels }, { start, end, ti
 				f.handOvers++;
 				if (person && time(person.created_at) < until) {
 					f.handOversAnswered++;
-					f.toPerson.push(time(person.created_at) - sent);
+					f.toPerson.push(duration(sent, time(person.created_at)));
 				} else if (until <= end) f.handOversExpired++;
 			}
 		}
@@ -239,8 +239,90 @@ function referenceReport({ messages, conversations, channels }, { start, end, ti
 
 const FIGURES = Object.keys(figuresOf(emptyFigures(), 0));
 
-/** The figures of an output item, without its scope and period fields. */
-const figuresOfItem = (item) => Object.fromEntries(FIGURES.map((field) => [field, item[field]]));
+/**
+ * Definitions: "Business hours". The schedule: parts separated by ";" or a
+ * new line, each its weekdays (Mon to Sun or their full names; a range
+ * "Mon-Fri", a list "Mon, Wed") then its intervals "HH:MM-HH:MM" separated by
+ * ","; closed dates YYYY-MM-DD. An instant is open when its wall clock in
+ * the zone (date, time of day) is inside an interval of its weekday and its
+ * date is not closed. Returns the open ms between two instants, summed
+ * minute by minute (offsets and interval edges are whole minutes).
+ */
+function referenceBusinessClock(schedule, closedDates, timeZone) {
+	const names = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+	const dayIndex = (word) => names.indexOf(word.trim().toLowerCase().slice(0, 3));
+	const open = names.map(() => []);
+	for (const part of schedule.split(/;|\n/)) {
+		if (part.trim() === '') continue;
+		const [, daysText, intervalsText] = /^([^0-9]+?)\s*([0-9].*)$/.exec(part.trim());
+		const days = [];
+		for (const item of daysText.replace(/,\s*$/, '').split(',')) {
+			const [a, b = a] = item.split('-').map(dayIndex);
+			for (let d = a; ; d = (d + 1) % 7) {
+				days.push(d);
+				if (d === b) break;
+			}
+		}
+		for (const interval of intervalsText.split(',')) {
+			const [from, to] = interval.trim().split('-').map((t) => Number(t.trim().slice(0, 2)) * 60 + Number(t.trim().slice(3, 5)));
+			for (const d of days) open[d].push([from, to]);
+		}
+	}
+	const closed = new Set(String(closedDates ?? '').split(/[,;\s]+/).filter((d) => d !== ''));
+	const format = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+	const cache = new Map();
+	const isOpen = (minuteMs) => {
+		if (cache.has(minuteMs)) return cache.get(minuteMs);
+		const p = Object.fromEntries(format.formatToParts(new Date(minuteMs)).map((part) => [part.type, part.value]));
+		const minuteOfDay = Number(p.hour) * 60 + Number(p.minute);
+		const result = !closed.has(`${p.year}-${p.month}-${p.day}`) && open[dayIndex(p.weekday)].some(([from, to]) => minuteOfDay >= from && minuteOfDay < to);
+		cache.set(minuteMs, result);
+		return result;
+	};
+	return (from, to) => {
+		let sum = 0;
+		for (let minute = Math.floor(from / 60_000) * 60_000; minute < to; minute += 60_000) {
+			if (isOpen(minute)) sum += Math.min(to, minute + 60_000) - Math.max(from, minute);
+		}
+		return sum;
+	};
+}
+
+/** Definitions: "Business hours": the fields whose values depend on the clock; with Business Hours each is also given by the calendar, as calendar + its name. */
+const CLOCK_DEPENDENT = [
+	'firstResponseMedianMinutes', 'firstResponseP90Minutes', 'botFirstResponseMedianMinutes', 'botFirstResponseP90Minutes',
+	'personFirstResponseMedianMinutes', 'personFirstResponseP90Minutes', 'answeredWithinTarget', 'answeredWithinTargetShare',
+	'longestWaitMinutes', 'handOverMedianMinutesToPerson',
+];
+const calendarName = (field) => `calendar${field[0].toUpperCase()}${field.slice(1)}`;
+
+/**
+ * The report with its clock: without `businessHours` the calendar's
+ * (clock "calendar"); with it, every duration in open time (clock
+ * "businessHours") and the clock-dependent figures by the calendar beside.
+ * @param {object} workspace as for referenceReport
+ * @param {object} period as for referenceReport, plus businessHours and closedDates (the options' texts)
+ */
+function referenceReportWithClock(workspace, period) {
+	const calendar = referenceReport(workspace, period);
+	if (!period.businessHours) {
+		const withClock = (figures) => ({ clock: 'calendar', ...figures });
+		return { ...calendar, channels: new Map([...calendar.channels].map(([id, f]) => [id, withClock(f)])), total: withClock(calendar.total), buckets: new Map([...calendar.buckets].map(([key, f]) => [key, withClock(f)])) };
+	}
+	const duration = referenceBusinessClock(period.businessHours, period.closedDates, period.timeZone);
+	const business = referenceReport(workspace, { ...period, duration });
+	const merge = (own, cal) => ({ clock: 'businessHours', ...own, ...Object.fromEntries(CLOCK_DEPENDENT.map((field) => [calendarName(field), cal[field]])) });
+	const calendarWaits = new Map(calendar.waiting.map((entry) => [entry.conversationId, entry.minutesWaited]));
+	return {
+		channels: new Map([...business.channels].map(([id, f]) => [id, merge(f, calendar.channels.get(id))])),
+		total: merge(business.total, calendar.total),
+		waiting: business.waiting.map((entry) => ({ ...entry, calendarMinutesWaited: calendarWaits.get(entry.conversationId) })),
+		buckets: new Map([...business.buckets].map(([key, f]) => [key, merge(f, calendar.buckets.get(key))])),
+	};
+}
+
+/** The figures of an output item, without its scope and period fields: every figure of FIGURES and those the reference adds (`extra`). */
+const figuresOfItem = (item, extra = []) => Object.fromEntries([...FIGURES, ...extra].map((field) => [field, item[field]]));
 
 /**
  * Compares the operation's items with the reference: the same channels, the
@@ -253,27 +335,28 @@ function compareWithReference(items, reference, groupBy = 'none') {
 	const same = (what, actual, expected) => {
 		if (JSON.stringify(actual) !== JSON.stringify(expected)) differences.push({ what, actual, expected });
 	};
+	const extra = Object.keys(reference.total).filter((field) => !FIGURES.includes(field));
 	const channelItems = items.filter((item) => item.scope === 'channel');
 	same('channel ids', channelItems.map((item) => item.channelId).sort(), [...reference.channels.keys()].sort());
-	for (const item of channelItems) same(`channel ${item.channelId}`, figuresOfItem(item), reference.channels.get(item.channelId));
+	for (const item of channelItems) same(`channel ${item.channelId}`, figuresOfItem(item, extra), reference.channels.has(item.channelId) ? figuresOfItem(reference.channels.get(item.channelId), extra) : undefined);
 	const [total] = items.filter((item) => item.scope === 'total');
-	same('total', figuresOfItem(total), reference.total);
+	same('total', figuresOfItem(total, extra), figuresOfItem(reference.total, extra));
 	same(
 		'waiting',
-		total.waiting.map((entry) => [entry.conversationId, entry.channelId, entry.customerId, Date.parse(entry.since), entry.minutesWaited]),
-		reference.waiting.map((entry) => [entry.conversationId, entry.channelId, entry.customerId, entry.sinceMs, entry.minutesWaited]),
+		total.waiting.map((entry) => [entry.conversationId, entry.channelId, entry.customerId, Date.parse(entry.since), entry.minutesWaited, entry.calendarMinutesWaited]),
+		reference.waiting.map((entry) => [entry.conversationId, entry.channelId, entry.customerId, entry.sinceMs, entry.minutesWaited, entry.calendarMinutesWaited]),
 	);
 	if (groupBy !== 'none') {
-		const zero = figuresOfItem(Object.fromEntries(FIGURES.map((field) => [field, 0])));
+		const zero = figuresOfItem(Object.fromEntries([...FIGURES, ...extra].map((field) => [field, 0])), extra);
 		const bucketItems = items.filter((item) => item.scope === groupBy);
 		const keys = new Set(bucketItems.map((item) => keyOfItem(item, groupBy)));
 		for (const key of reference.buckets.keys()) if (!keys.has(key)) differences.push({ what: `bucket ${key} missing` });
 		for (const item of bucketItems) {
 			const expected = reference.buckets.get(keyOfItem(item, groupBy));
-			if (expected) same(`bucket ${keyOfItem(item, groupBy)}`, figuresOfItem(item), expected);
+			if (expected) same(`bucket ${keyOfItem(item, groupBy)}`, figuresOfItem(item, extra), figuresOfItem(expected, extra));
 			else {
-				const quiet = figuresOfItem(item);
-				const nonzero = Object.entries(quiet).filter(([field, value]) => value !== null && value !== 0 && field !== 'targetMinutes');
+				const quiet = figuresOfItem(item, extra);
+				const nonzero = Object.entries(quiet).filter(([field, value]) => value !== null && value !== 0 && field !== 'targetMinutes' && field !== 'clock');
 				if (nonzero.length > 0) differences.push({ what: `bucket ${keyOfItem(item, groupBy)} should be empty`, actual: Object.fromEntries(nonzero), expected: zero });
 			}
 		}
@@ -281,4 +364,4 @@ function compareWithReference(items, reference, groupBy = 'none') {
 	return differences;
 }
 
-module.exports = { referenceReport, compareWithReference, kindOf, scoreOf, bucketKey, FIGURES };
+module.exports = { referenceReport, referenceReportWithClock, referenceBusinessClock, compareWithReference, kindOf, scoreOf, bucketKey, FIGURES };

@@ -91,9 +91,9 @@ export class ReportAggregator {
 		if (bucket >= 0) this.buckets[bucket][metric] += by;
 	}
 
-	private longest(channel: number, bucket: number, waitedMs: number): void {
+	private longest(channel: number, bucket: number, waitedMs: number, metric = Metric.LongestWaitMs): void {
 		const raise = (counters: Float64Array) => {
-			counters[Metric.LongestWaitMs] = Math.max(counters[Metric.LongestWaitMs], waitedMs);
+			counters[metric] = Math.max(counters[metric], waitedMs);
 		};
 		raise(this.channels.counters[channel]);
 		raise(this.total);
@@ -205,21 +205,36 @@ export class ReportAggregator {
 		const bucket = this.bucketOf(start);
 		const reply = state.laterReply[conversation];
 		if (Number.isNaN(reply)) {
-			const waited = this.plan.endMs - start;
+			const waited = this.duration(start, this.plan.endMs);
 			this.count(Metric.WaitingAtEnd, channel, bucket);
 			if (waited > this.targetMs) this.count(Metric.WaitsDecided, channel, bucket);
 			this.longest(channel, bucket, waited);
+			this.calendarWait(channel, bucket, this.plan.endMs - start, false);
 			this.openWaits.push({ conversation, startMs: start });
 			return;
 		}
-		const responseMs = reply - start;
+		const responseMs = this.duration(start, reply);
 		const kind = state.laterReplyKind[conversation] as SampleKind;
 		this.count(Metric.FirstResponses, channel, bucket);
 		this.count(kind === SampleKind.BotResponse ? Metric.BotFirstResponses : Metric.PersonFirstResponses, channel, bucket);
 		this.count(Metric.WaitsDecided, channel, bucket);
 		if (responseMs <= this.targetMs) this.count(Metric.AnsweredWithinTarget, channel, bucket);
 		this.longest(channel, bucket, responseMs);
-		this.samples.add(kind, responseMs, channel, bucket);
+		this.calendarWait(channel, bucket, reply - start, true);
+		this.samples.add(kind, responseMs, channel, bucket, reply - start);
+	}
+
+	/** The time from one instant to another by the report's clock: the calendar's, or the open time of Business Hours. */
+	duration(fromMs: number, toMs: number): number {
+		return this.plan.businessHours ? this.plan.businessHours.between(fromMs, toMs) : toMs - fromMs;
+	}
+
+	/** With Business Hours, the clock-dependent figures of a wait by the calendar's clock too. */
+	private calendarWait(channel: number, bucket: number, calendarMs: number, answered: boolean): void {
+		if (!this.plan.businessHours) return;
+		if (answered || calendarMs > this.targetMs) this.count(Metric.CalendarWaitsDecided, channel, bucket);
+		if (answered && calendarMs <= this.targetMs) this.count(Metric.CalendarAnsweredWithinTarget, channel, bucket);
+		this.longest(channel, bucket, calendarMs, Metric.CalendarLongestWaitMs);
 	}
 
 	/** Conversations a message of the period showed that the conversations list did not give (moved while it was read). */
@@ -246,7 +261,7 @@ export class ReportAggregator {
 			this.count(Metric.HandOvers, channel, bucket);
 			if (handOver.personAfter < until) {
 				this.count(Metric.HandOversAnswered, channel, bucket);
-				this.samples.add(SampleKind.HandOverToPerson, handOver.personAfter - handOver.first, channel, bucket);
+				this.samples.add(SampleKind.HandOverToPerson, this.duration(handOver.first, handOver.personAfter), channel, bucket, handOver.personAfter - handOver.first);
 			} else if (until <= this.plan.endMs) {
 				this.count(Metric.HandOversExpired, channel, bucket);
 			}

@@ -9,6 +9,8 @@ import { CHANNEL_TYPE_LABELS } from '../../shared/channelTypes';
 import { isDateGiven, localTime, toEpochMs } from '../helpers/dates';
 import { collection } from '../helpers/parameters';
 import { ItemValidator } from '../helpers/validation';
+import { businessClockOf } from './businessHours';
+import type { BusinessClock } from './businessHours';
 import { addDays, addLocalDays, bucketStarts, startOfDate } from './calendar';
 import type { BucketUnit } from './calendar';
 
@@ -35,6 +37,8 @@ export interface ReportPlan {
 	channelTypes?: Set<string>;
 	targetMinutes: number;
 	includeHtml: boolean;
+	/** Business Hours: durations count open time only; undefined: the calendar's clock. */
+	businessHours?: BusinessClock;
 }
 
 /** A positive number up to `max`, decimals allowed. */
@@ -97,5 +101,6 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 		channelTypes: channelTypesOf(validator, options.channelTypes),
 		targetMinutes,
 		includeHtml: context.getNodeParameter('includeHtml', itemIndex, false) === true,
+		businessHours: businessClockOf(validator, options, timeZone, startMs, endMs, [startMs, endMs]),
 	};
 }
