@@ -38,6 +38,6 @@ export function calendarCounters(counters: Float64Array): Float64Array {
 }
 
 /** The clock-dependent fields of figures by the calendar's clock, renamed. */
-export function calendarFields(figures: IDataObject): IDataObject {
-	return Object.fromEntries(CLOCK_DEPENDENT_FIELDS.map((field) => [calendarName(field), figures[field]]));
+export function calendarFields(figures: IDataObject, fields = CLOCK_DEPENDENT_FIELDS): IDataObject {
+	return Object.fromEntries(fields.map((field) => [calendarName(field), figures[field]]));
 }

@@ -51,7 +51,7 @@ interface Row {
 /** A value, with its details in small print under it. */
 const detailed = (value: string, details: string) => `${value}<div style="font-size:11px;color:${MUTED};white-space:nowrap">${details}</div>`;
 
-const withinTarget = (item: IDataObject, field: string) => (number(item[field]) <= number(item.targetMinutes) ? GOOD : LATE);
+const withinTarget = (item: IDataObject, field: string, target = 'targetMinutes') => (number(item[field]) <= number(item[target]) ? GOOD : LATE);
 
 const ROWS: Row[] = [
 	{ label: 'Conversations with activity', field: 'conversationsWithActivity', color: () => BAR },
@@ -81,12 +81,45 @@ const ROWS: Row[] = [
 	{ label: 'Ratings', field: 'ratings', text: (item) => detailed(show(item.ratings), `mean ${show(item.ratingMean)} of 5`) },
 ];
 
-function channelTable(item: IDataObject, maxima: Map<string, number>): string {
+/** From node version 1.1: first response per conversation, then reply time per wait (firstResponse.ts). */
+const FIELD_DEFINITION_ROWS: Row[] = [
+	...ROWS.slice(0, 5),
+	{
+		label: 'First response, median',
+		field: 'firstResponseMedianMinutes',
+		text: (item) => detailed(show(item.firstResponseMedianMinutes, ' min'), `bot ${show(item.botFirstResponseMedianMinutes, ' min')} · people ${show(item.personFirstResponseMedianMinutes, ' min')}`),
+		color: (item) => withinTarget(item, 'firstResponseMedianMinutes', 'firstResponseTargetMinutes'),
+	},
+	{ label: 'First response, 90th percentile', field: 'firstResponseP90Minutes', text: (item) => show(item.firstResponseP90Minutes, ' min'), color: (item) => withinTarget(item, 'firstResponseP90Minutes', 'firstResponseTargetMinutes') },
+	{
+		label: 'First responses within target',
+		field: 'firstResponsesWithinTarget',
+		text: (item) => detailed(percent(item.firstResponsesWithinTargetShare), `${show(item.firstResponsesWithinTarget)} within ${show(item.firstResponseTargetMinutes)} min · ${show(item.awaitingFirstResponse)} awaiting`),
+	},
+	{
+		label: 'Reply time, median',
+		field: 'replyTimeMedianMinutes',
+		text: (item) => detailed(show(item.replyTimeMedianMinutes, ' min'), `bot ${show(item.botReplyTimeMedianMinutes, ' min')} · people ${show(item.personReplyTimeMedianMinutes, ' min')}`),
+		color: (item) => withinTarget(item, 'replyTimeMedianMinutes', 'replyTargetMinutes'),
+	},
+	{ label: 'Reply time, 90th percentile', field: 'replyTimeP90Minutes', text: (item) => show(item.replyTimeP90Minutes, ' min'), color: (item) => withinTarget(item, 'replyTimeP90Minutes', 'replyTargetMinutes') },
+	{
+		label: 'Replies within target',
+		field: 'repliedWithinTarget',
+		text: (item) => detailed(percent(item.repliedWithinTargetShare), `${show(item.repliedWithinTarget)} within ${show(item.replyTargetMinutes)} min`),
+	},
+	...ROWS.slice(8),
+];
+
+/** The rows for the items' version: from 1.1 they carry the reply time under its own name. */
+const rowsFor = (total: IDataObject): Row[] => ('replyTimeMedianMinutes' in total ? FIELD_DEFINITION_ROWS : ROWS);
+
+function channelTable(item: IDataObject, maxima: Map<string, number>, rows: Row[]): string {
 	const type = channelTypeLabel(item.channelType);
 	const title = `${escape(item.channelName || item.channelId)} <span style="font-weight:normal;color:${MUTED}">· ${escape(type)}${item.channelActive === false ? ' · inactive' : ''}</span>`;
 	const active = number(item.conversationsWithActivity) + number(item.newConversations) + number(item.ratings) > 0;
 	const body = active
-		? ROWS.map((row) => {
+		? rows.map((row) => {
 				const value = item[row.field];
 				const text = row.text ? row.text(item) : show(value);
 				const cell = row.color ? bar(number(value), maxima.get(row.field) ?? 0, row.color(item)) : '';
@@ -122,11 +155,15 @@ function bucketTable(buckets: IDataObject[]): string {
 
 /** The HTML of the whole report. */
 export function reportHtml(channels: IDataObject[], total: IDataObject, buckets: IDataObject[]): string {
-	const maxima = new Map(ROWS.map((row) => [row.field, Math.max(0, ...channels.map((item) => number(item[row.field])))]));
+	const rows = rowsFor(total);
+	const maxima = new Map(rows.map((row) => [row.field, Math.max(0, ...channels.map((item) => number(item[row.field])))]));
+	const fieldDefinitions = rows === FIELD_DEFINITION_ROWS;
 	const tiles = [
 		tile(show(total.conversationsWithActivity), 'conversations with activity'),
 		tile(show(total.firstResponseMedianMinutes, ' min'), 'median first response'),
-		tile(percent(total.answeredWithinTargetShare), `answered within ${show(total.targetMinutes)} min`),
+		fieldDefinitions
+			? tile(show(total.replyTimeMedianMinutes, ' min'), 'median reply time')
+			: tile(percent(total.answeredWithinTargetShare), `answered within ${show(total.targetMinutes)} min`),
 		tile(show(total.waitingAtEnd), 'waiting at the end'),
 		tile(show(total.handOvers), 'hand-overs to a person'),
 		tile(show(total.ratingMean), 'mean rating of 5'),
@@ -134,9 +171,9 @@ export function reportHtml(channels: IDataObject[], total: IDataObject, buckets:
 	return [
 		`<div style="${FONT};color:#1f2933;max-width:760px">`,
 		`<h2 style="font-size:20px;margin:0 0 4px">Support report</h2>`,
-		`<p style="font-size:13px;color:${MUTED};margin:0 0 12px">${escape(wallClock(total.periodStart))} to ${escape(wallClock(total.periodEnd))} (${escape(total.timeZone)})</p>`,
+		`<p style="font-size:13px;color:${MUTED};margin:0 0 12px">${escape(wallClock(total.periodStart))} to ${escape(wallClock(total.periodEnd))} (${escape(total.timeZone)})${total.clock === 'businessHours' ? ' · times in business hours' : ''}</p>`,
 		`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr>${tiles}</tr></table>`,
-		...channels.map((item) => channelTable(item, maxima)),
+		...channels.map((item) => channelTable(item, maxima, rows)),
 		`<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Waiting for an answer at the end</h3>`,
 		waitingTable(total),
 		bucketTable(buckets),

@@ -10,6 +10,7 @@ import { isDateGiven, localTime, toEpochMs } from '../helpers/dates';
 import { collection } from '../helpers/parameters';
 import { ItemValidator } from '../helpers/validation';
 import { businessClockOf } from './businessHours';
+import { FIELD_DEFINITIONS_VERSION } from './firstResponse';
 import type { BusinessClock } from './businessHours';
 import { addDays, addLocalDays, bucketStarts, startOfDate } from './calendar';
 import type { BucketUnit } from './calendar';
@@ -35,7 +36,12 @@ export interface ReportPlan {
 	buckets: number[];
 	/** Only channels of these types; undefined: every channel. */
 	channelTypes?: Set<string>;
+	/** The reply-time target: each wait's (version 1 calls it the first response target). */
 	targetMinutes: number;
+	/** Version 1.1 on: the first response target (per conversation). */
+	firstResponseTargetMinutes: number;
+	/** Version 1.1 on: the items name first response and reply time as the field does (firstResponse.ts). */
+	fieldDefinitions: boolean;
 	includeHtml: boolean;
 	/** Business Hours: durations count open time only; undefined: the calendar's clock. */
 	businessHours?: BusinessClock;
@@ -90,8 +96,11 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 	}
 	const groupBy = validator.oneOf<GroupBy>('Group By', context.getNodeParameter('groupBy', itemIndex, 'none'), ['none', 'day', 'hour']);
 	const options = collection(context, itemIndex, 'options');
-	const targetMinutes =
-		options.targetMinutes === undefined ? DEFAULT_TARGET_MINUTES : positiveNumber(validator, 'First Response Target (Minutes)', options.targetMinutes, MAX_TARGET_MINUTES);
+	const targetOption = (field: string, value: unknown) => (value === undefined ? DEFAULT_TARGET_MINUTES : positiveNumber(validator, field, value, MAX_TARGET_MINUTES));
+	const firstResponseTargetMinutes = targetOption('First Response Target (Minutes)', options.targetMinutes);
+	const fieldDefinitions = context.getNode().typeVersion >= FIELD_DEFINITIONS_VERSION;
+	// Version 1 measures each wait against the First Response Target.
+	const targetMinutes = fieldDefinitions ? targetOption('Reply Time Target (Minutes)', options.replyTargetMinutes) : firstResponseTargetMinutes;
 	return {
 		startMs,
 		endMs,
@@ -100,6 +109,8 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 		buckets: groupBy === 'none' || endMs <= startMs ? [] : bucketStarts(startMs, endMs, groupBy, timeZone),
 		channelTypes: channelTypesOf(validator, options.channelTypes),
 		targetMinutes,
+		firstResponseTargetMinutes,
+		fieldDefinitions,
 		includeHtml: context.getNodeParameter('includeHtml', itemIndex, false) === true,
 		businessHours: businessClockOf(validator, options, timeZone, startMs, endMs, [startMs, endMs]),
 	};
