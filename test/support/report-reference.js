@@ -450,6 +450,38 @@ function referenceReportV11(workspace, period) {
 	};
 }
 
+/**
+ * Definitions: "Compare with a previous period": the report of the
+ * previous window by the same definitions; on each channel item and the
+ * total, for every figure that is a number or null (not the targets), the
+ * previous value as previous + its name and the change (current − previous,
+ * rounded to 4 decimals; null when either is null) as change + its name.
+ * @param {(period: object) => object} reportOf the reference for one window (referenceReportWithClock or referenceReportV11, bound to the workspace)
+ * @param {object} period the current window's period
+ * @param {{ kind: string, start: number, end: number }} previous the previous window
+ */
+function referenceComparison(reportOf, period, previous) {
+	const current = reportOf(period);
+	const before = reportOf({ ...period, start: previous.start, end: previous.end, groupBy: 'none' });
+	const capital = (field) => field[0].toUpperCase() + field.slice(1);
+	const withPrevious = (now, then) => {
+		const out = { ...now, comparedWith: previous.kind };
+		if (!then) return out;
+		for (const [field, value] of Object.entries(now)) {
+			if (field === 'clock' || /^targetMinutes$|TargetMinutes$/.test(field)) continue;
+			const old = then[field];
+			out[`previous${capital(field)}`] = old;
+			out[`change${capital(field)}`] = typeof value === 'number' && typeof old === 'number' ? Math.round((value - old) * 10_000) / 10_000 : null;
+		}
+		return out;
+	};
+	return {
+		...current,
+		channels: new Map([...current.channels].map(([id, f]) => [id, withPrevious(f, before.channels.get(id))])),
+		total: withPrevious(current.total, before.total),
+	};
+}
+
 /** The figures of an output item, without its scope and period fields: every figure of FIGURES and those the reference adds (`extra`). */
 const figuresOfItem = (item, extra = []) => Object.fromEntries([...FIGURES, ...extra].map((field) => [field, item[field]]));
 
@@ -493,4 +525,4 @@ function compareWithReference(items, reference, groupBy = 'none') {
 	return differences;
 }
 
-module.exports = { referenceReport, referenceReportWithClock, referenceReportV11, referenceFirstResponses, referenceBusinessClock, compareWithReference, kindOf, scoreOf, bucketKey, FIGURES };
+module.exports = { referenceComparison, referenceReport, referenceReportWithClock, referenceReportV11, referenceFirstResponses, referenceBusinessClock, compareWithReference, kindOf, scoreOf, bucketKey, FIGURES };

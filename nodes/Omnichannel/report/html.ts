@@ -9,6 +9,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { channelTypeLabel } from '../../shared/channelTypes';
+import { changeBadge } from './compareHtml';
 
 const FONT = 'font-family:Arial,Helvetica,sans-serif';
 const MUTED = '#52606d';
@@ -16,6 +17,7 @@ const BAR = '#3e7bfa';
 const GOOD = '#2f9e66';
 const LATE = '#e8590c';
 const WAITING_SHOWN = 20;
+const CHANGE_COLORS = { better: GOOD, worse: LATE, neither: MUTED };
 
 function escape(value: unknown): string {
 	return String(value ?? '').replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -35,8 +37,8 @@ function bar(value: number, max: number, color = BAR): string {
 	return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr><td width="${width}%" style="width:${width}%;background:${color};height:10px;font-size:0;line-height:0">&nbsp;</td>${rest}</tr></table>`;
 }
 
-function tile(value: string, label: string): string {
-	return `<td style="padding:10px 12px;background:#f0f4f8;border:4px solid #ffffff;vertical-align:top"><div style="font-size:22px;font-weight:bold;color:#1f2933">${value}</div><div style="font-size:12px;color:${MUTED}">${label}</div></td>`;
+function tile(value: string, label: string, change = ''): string {
+	return `<td style="padding:10px 12px;background:#f0f4f8;border:4px solid #ffffff;vertical-align:top"><div style="font-size:22px;font-weight:bold;color:#1f2933">${value}</div><div style="font-size:12px;color:${MUTED}">${label}</div>${change}</td>`;
 }
 
 interface Row {
@@ -121,7 +123,7 @@ function channelTable(item: IDataObject, maxima: Map<string, number>, rows: Row[
 	const body = active
 		? rows.map((row) => {
 				const value = item[row.field];
-				const text = row.text ? row.text(item) : show(value);
+				const text = (row.text ? row.text(item) : show(value)) + changeBadge(item, row.field, CHANGE_COLORS);
 				const cell = row.color ? bar(number(value), maxima.get(row.field) ?? 0, row.color(item)) : '';
 				return `<tr><td style="padding:4px 8px 4px 0;font-size:13px;color:${MUTED};white-space:nowrap">${row.label}</td><td style="padding:4px 8px;font-size:13px;white-space:nowrap">${text}</td><td width="35%" style="width:35%;padding:4px 0">${cell}</td></tr>`;
 			}).join('')
@@ -158,20 +160,22 @@ export function reportHtml(channels: IDataObject[], total: IDataObject, buckets:
 	const rows = rowsFor(total);
 	const maxima = new Map(rows.map((row) => [row.field, Math.max(0, ...channels.map((item) => number(item[row.field])))]));
 	const fieldDefinitions = rows === FIELD_DEFINITION_ROWS;
+	const change = (field: string) => changeBadge(total, field, CHANGE_COLORS);
 	const tiles = [
-		tile(show(total.conversationsWithActivity), 'conversations with activity'),
-		tile(show(total.firstResponseMedianMinutes, ' min'), 'median first response'),
+		tile(show(total.conversationsWithActivity), 'conversations with activity', change('conversationsWithActivity')),
+		tile(show(total.firstResponseMedianMinutes, ' min'), 'median first response', change('firstResponseMedianMinutes')),
 		fieldDefinitions
-			? tile(show(total.replyTimeMedianMinutes, ' min'), 'median reply time')
-			: tile(percent(total.answeredWithinTargetShare), `answered within ${show(total.targetMinutes)} min`),
-		tile(show(total.waitingAtEnd), 'waiting at the end'),
-		tile(show(total.handOvers), 'hand-overs to a person'),
-		tile(show(total.ratingMean), 'mean rating of 5'),
+			? tile(show(total.replyTimeMedianMinutes, ' min'), 'median reply time', change('replyTimeMedianMinutes'))
+			: tile(percent(total.answeredWithinTargetShare), `answered within ${show(total.targetMinutes)} min`, change('answeredWithinTargetShare')),
+		tile(show(total.waitingAtEnd), 'waiting at the end', change('waitingAtEnd')),
+		tile(show(total.handOvers), 'hand-overs to a person', change('handOvers')),
+		tile(show(total.ratingMean), 'mean rating of 5', change('ratingMean')),
 	].join('');
+	const compared = total.comparedWith ? ` · compared with ${escape(wallClock(total.previousPeriodStart))} to ${escape(wallClock(total.previousPeriodEnd))}` : '';
 	return [
 		`<div style="${FONT};color:#1f2933;max-width:760px">`,
 		`<h2 style="font-size:20px;margin:0 0 4px">Support report</h2>`,
-		`<p style="font-size:13px;color:${MUTED};margin:0 0 12px">${escape(wallClock(total.periodStart))} to ${escape(wallClock(total.periodEnd))} (${escape(total.timeZone)})${total.clock === 'businessHours' ? ' · times in business hours' : ''}</p>`,
+		`<p style="font-size:13px;color:${MUTED};margin:0 0 12px">${escape(wallClock(total.periodStart))} to ${escape(wallClock(total.periodEnd))} (${escape(total.timeZone)})${total.clock === 'businessHours' ? ' · times in business hours' : ''}${compared}</p>`,
 		`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr>${tiles}</tr></table>`,
 		...channels.map((item) => channelTable(item, maxima, rows)),
 		`<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Waiting for an answer at the end</h3>`,

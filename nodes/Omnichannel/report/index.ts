@@ -9,6 +9,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { RunContext } from '../helpers/operation';
 import { ReportAggregator } from './aggregate';
+import { isoInZone } from './calendar';
+import { comparedReads, CompareReader, withComparison } from './compare';
+import type { PreviousWindow } from './compare';
 import { reportedChannels, reportItems } from './format';
 import { reportHtml } from './html';
 import type { ReportPlan } from './plan';
@@ -20,8 +23,21 @@ export type { ReportPlan } from './plan';
 /** The report's items: one per channel, the total, then one per bucket. */
 export async function runReport(context: IExecuteFunctions, itemIndex: number, run: RunContext, plan: ReportPlan): Promise<IDataObject[]> {
 	const aggregator = new ReportAggregator(plan);
+	if (plan.previous) return await runCompared(context, itemIndex, run, plan, aggregator, plan.previous);
 	const listed = await readReport(context, itemIndex, run, plan, aggregator);
 	const { channels, total, buckets } = reportItems(aggregator, plan, reportedChannels(aggregator, plan, listed));
 	if (plan.includeHtml) total.html = reportHtml(channels, total, buckets);
 	return [...channels, total, ...buckets];
+}
+
+/** Compare With: both windows from one read (compare.ts); the channels and the total carry the previous figures. */
+async function runCompared(context: IExecuteFunctions, itemIndex: number, run: RunContext, plan: ReportPlan, aggregator: ReportAggregator, window: PreviousWindow): Promise<IDataObject[]> {
+	const previousPlan: ReportPlan = { ...plan, startMs: window.startMs, endMs: window.endMs, groupBy: 'none', buckets: [] };
+	const reader = new CompareReader(aggregator, new ReportAggregator(previousPlan), plan.startMs);
+	const listed = await readReport(context, itemIndex, run, plan, reader, comparedReads(reader, plan, window));
+	const current = reportItems(aggregator, plan, reportedChannels(aggregator, plan, listed));
+	const previous = reportItems(reader.previous, previousPlan, reportedChannels(reader.previous, previousPlan, listed));
+	const { channels, total } = withComparison(current.channels, current.total, previous, window, (epochMs) => isoInZone(epochMs, plan.timeZone));
+	if (plan.includeHtml) total.html = reportHtml(channels, total, current.buckets);
+	return [...channels, total, ...current.buckets];
 }

@@ -10,6 +10,8 @@ import { isDateGiven, localTime, toEpochMs } from '../helpers/dates';
 import { collection } from '../helpers/parameters';
 import { ItemValidator } from '../helpers/validation';
 import { businessClockOf } from './businessHours';
+import { COMPARE_FIELD, COMPARE_WITH, previousWindow } from './compare';
+import type { CompareWith, PreviousWindow } from './compare';
 import { FIELD_DEFINITIONS_VERSION } from './firstResponse';
 import type { BusinessClock } from './businessHours';
 import { addDays, addLocalDays, bucketStarts, startOfDate } from './calendar';
@@ -43,6 +45,8 @@ export interface ReportPlan {
 	/** Version 1.1 on: the items name first response and reply time as the field does (firstResponse.ts). */
 	fieldDefinitions: boolean;
 	includeHtml: boolean;
+	/** Compare With: the previous window (compare.ts); undefined: no comparison. */
+	previous?: PreviousWindow;
 	/** Business Hours: durations count open time only; undefined: the calendar's clock. */
 	businessHours?: BusinessClock;
 }
@@ -70,8 +74,9 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 	const kind = validator.oneOf<PeriodKind>('Period', context.getNodeParameter('period', itemIndex, 'previousDays'), ['previousDays', 'lastHours', 'custom']);
 	let startMs: number;
 	let endMs: number;
+	let days: number | undefined;
 	if (kind === 'previousDays') {
-		const days = validator.number('Days', context.getNodeParameter('days', itemIndex, 1), 1, MAX_PERIOD_DAYS);
+		days = validator.number('Days', context.getNodeParameter('days', itemIndex, 1), 1, MAX_PERIOD_DAYS);
 		if (!Number.isInteger(days)) validator.fail('Days', `${days} is not a whole number`, `Enter a whole number of days from 1 to ${MAX_PERIOD_DAYS}; 1 is yesterday.`);
 		const today = localTime(now, timeZone);
 		startMs = startOfDate(addDays(today, -days), timeZone);
@@ -101,6 +106,8 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 	const fieldDefinitions = context.getNode().typeVersion >= FIELD_DEFINITIONS_VERSION;
 	// Version 1 measures each wait against the First Response Target.
 	const targetMinutes = fieldDefinitions ? targetOption('Reply Time Target (Minutes)', options.replyTargetMinutes) : firstResponseTargetMinutes;
+	const compareWith = validator.oneOf<CompareWith>(COMPARE_FIELD, options.compareWith ?? 'none', COMPARE_WITH);
+	const previous = previousWindow(validator, compareWith, { startMs, endMs, timeZone, days, now });
 	return {
 		startMs,
 		endMs,
@@ -112,6 +119,7 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 		firstResponseTargetMinutes,
 		fieldDefinitions,
 		includeHtml: context.getNodeParameter('includeHtml', itemIndex, false) === true,
-		businessHours: businessClockOf(validator, options, timeZone, startMs, endMs, [startMs, endMs]),
+		previous,
+		businessHours: businessClockOf(validator, options, timeZone, Math.min(startMs, previous?.startMs ?? startMs), endMs, [startMs, endMs]),
 	};
 }

@@ -118,6 +118,18 @@ const properties: INodeProperties[] = [
 				description: 'Dates (YYYY-MM-DD, separated by commas) without business hours, such as holidays; needs Business Hours',
 			},
 			{
+				displayName: 'Compare With',
+				name: 'compareWith',
+				type: 'options',
+				options: [
+					{ name: 'Nothing', value: 'none' },
+					{ name: 'Previous Period', value: 'previousPeriod', description: 'The period of the same length just before (for Previous Days: as many whole days before)' },
+					{ name: 'Same Days a Week Earlier', value: 'weekEarlier', description: 'The same period 7 days earlier (periods of up to 7 days)' },
+				],
+				default: 'none',
+				description: "Whether to add each figure's previous value and its change (previous…, change…) to the channels and the total, read in the same pass",
+			},
+			{
 				displayName: 'First Response Target (Minutes)',
 				name: 'targetMinutes',
 				type: 'number',
