@@ -2,10 +2,11 @@
 // Report > Get in real n8n (regular mode, the run's shared n8n): the known
 // day (test/support/report-world.js, America/Los_Angeles) gives exactly its
 // figures, and a random workspace across a change of the clocks, grouped by
-// hour, agrees with the reference written from the docs' definitions.
+// hour, agrees with the reference written from the docs' definitions; the
+// same in node version 1.1 with Business Hours and the previous period too.
 const { nodeOutput } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { REPORT_NODE, prepareReports, checkKnownDay, checkRandom } = require('../support/n8n/report');
+const { REPORT_NODE, prepareReports, checkKnownDay, checkRandom, checkTrusted } = require('../support/n8n/report');
 
 const counts = {};
 let ctx;
@@ -39,6 +40,16 @@ test(
 		counts.random = await checkRandom(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random);
 		// 72 hours and the one the clock repeats.
 		expect(counts.random.buckets).toBe(73);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'version 1.1 with Business Hours (split shifts, a closed date) and the previous period, across the change of the clocks: the reference agrees',
+	async () => {
+		const run = await ctx.n8n.executeWorkflow(prepared.ids.trusted);
+		counts.trusted = await checkTrusted(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random);
+		expect(counts.trusted.previousCustomerMessages).toBeGreaterThan(0);
 	},
 	TEST_TIMEOUT_MS,
 );
