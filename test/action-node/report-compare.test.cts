@@ -155,7 +155,7 @@ describe('the HTML and the items', () => {
 		expect(total.html).toMatch(/[▲▼=]/);
 		// A rise of the reply time's median is worse (orange), a fall better (green).
 		const change = total.changeReplyTimeMedianMinutes;
-		if (typeof change === 'number' && change !== 0) expect(total.html).toContain(`color:${change > 0 ? '#e8590c' : '#2f9e66'};white-space:nowrap">${change > 0 ? '▲' : '▼'} ${Math.round(Math.abs(change) * 100) / 100} min`);
+		if (typeof change === 'number' && change !== 0) expect(total.html).toContain(`color:${change > 0 ? '#e8590c' : '#2f9e66'}">${change > 0 ? '▲' : '▼'} ${Math.round(Math.abs(change) * 100) / 100} min`);
 		expect(result.json.filter((item) => item.scope === 'hour').every((item) => item.comparedWith === undefined)).toBe(true);
 		expect(result.json.filter((item) => item.scope === 'channel').every((item) => item.comparedWith === 'previousPeriod' && 'previousCustomerMessages' in item && 'changeCustomerMessages' in item)).toBe(true);
 	});

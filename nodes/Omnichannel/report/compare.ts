@@ -55,7 +55,12 @@ export interface ReportSink {
 	finish(): void;
 }
 
-/** Hands each page's records to the window they belong to; conversations to both (each counts what is its own). */
+/**
+ * Hands each page's records to the window they belong to. Conversations go
+ * to the previous window's aggregator, and to the current one only when
+ * updated since the current window began (no other can have a message in
+ * it), so a conversation active only before holds no state there.
+ */
 export class CompareReader implements ReportSink {
 	constructor(
 		readonly current: ReportAggregator,
@@ -64,8 +69,10 @@ export class CompareReader implements ReportSink {
 	) {}
 
 	addConversations(page: IDataObject[]): void {
-		this.current.addConversations(page);
 		this.previous.addConversations(page);
+		// A conversation without a readable updated_at goes to both.
+		const recent = page.filter((record) => !(Date.parse(String(record.updated_at ?? '')) < this.currentStartMs));
+		if (recent.length > 0) this.current.addConversations(recent);
 	}
 
 	addMessages(page: IDataObject[]): void {

@@ -28,11 +28,11 @@ export function changeBadge(item: IDataObject, field: string, colors: BadgeColor
 	const change = item[changeName(compared)];
 	const before = item[previousName(compared)];
 	const was = typeof before === 'number' ? shown(compared, before) : '–';
-	if (typeof change !== 'number') return `<div style="font-size:11px;color:${colors.neither};white-space:nowrap">before: ${was}</div>`;
+	if (typeof change !== 'number') return `<div style="font-size:11px;color:${colors.neither}">before: ${was}</div>`;
 	const rise = riseIsGood(compared);
 	const better = change === 0 || rise === undefined ? undefined : change > 0 === rise;
 	const color = better === undefined ? colors.neither : better ? colors.better : colors.worse;
 	const arrow = change > 0 ? '▲' : change < 0 ? '▼' : '=';
 	const amount = /Share$/.test(compared) ? `${Math.round(Math.abs(change) * 100)} pts` : shown(compared, Math.abs(change));
-	return `<div style="font-size:11px;color:${color};white-space:nowrap">${arrow} ${change === 0 ? '' : amount} <span style="color:${colors.neither}">(before: ${was})</span></div>`;
+	return `<div style="font-size:11px;color:${color}">${arrow} ${change === 0 ? '' : amount} <span style="color:${colors.neither}">(before: ${was})</span></div>`;
 }

@@ -37,8 +37,9 @@ function bar(value: number, max: number, color = BAR): string {
 	return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr><td width="${width}%" style="width:${width}%;background:${color};height:10px;font-size:0;line-height:0">&nbsp;</td>${rest}</tr></table>`;
 }
 
+/** A headline figure; tiles are inline blocks, so they wrap: three in a row on a desktop, two on a phone. */
 function tile(value: string, label: string, change = ''): string {
-	return `<td style="padding:10px 12px;background:#f0f4f8;border:4px solid #ffffff;vertical-align:top"><div style="font-size:22px;font-weight:bold;color:#1f2933">${value}</div><div style="font-size:12px;color:${MUTED}">${label}</div>${change}</td>`;
+	return `<div style="display:inline-block;vertical-align:top;box-sizing:border-box;width:32%;min-width:150px;padding:10px 12px;background:#f0f4f8;border:4px solid #ffffff"><div style="font-size:22px;font-weight:bold;color:#1f2933">${value}</div><div style="font-size:12px;color:${MUTED}">${label}</div>${change}</div>`;
 }
 
 interface Row {
@@ -51,7 +52,7 @@ interface Row {
 }
 
 /** A value, with its details in small print under it. */
-const detailed = (value: string, details: string) => `${value}<div style="font-size:11px;color:${MUTED};white-space:nowrap">${details}</div>`;
+const detailed = (value: string, details: string) => `${value}<div style="font-size:11px;color:${MUTED}">${details}</div>`;
 
 const withinTarget = (item: IDataObject, field: string, target = 'targetMinutes') => (number(item[field]) <= number(item[target]) ? GOOD : LATE);
 
@@ -125,7 +126,7 @@ function channelTable(item: IDataObject, maxima: Map<string, number>, rows: Row[
 				const value = item[row.field];
 				const text = (row.text ? row.text(item) : show(value)) + changeBadge(item, row.field, CHANGE_COLORS);
 				const cell = row.color ? bar(number(value), maxima.get(row.field) ?? 0, row.color(item)) : '';
-				return `<tr><td style="padding:4px 8px 4px 0;font-size:13px;color:${MUTED};white-space:nowrap">${row.label}</td><td style="padding:4px 8px;font-size:13px;white-space:nowrap">${text}</td><td width="35%" style="width:35%;padding:4px 0">${cell}</td></tr>`;
+				return `<tr><td style="padding:4px 8px 4px 0;font-size:13px;color:${MUTED}">${row.label}</td><td style="padding:4px 8px;font-size:13px">${text}</td><td width="35%" style="width:35%;padding:4px 0">${cell}</td></tr>`;
 			}).join('')
 		: `<tr><td style="padding:4px 0;font-size:13px;color:${MUTED}">No activity in the period.</td></tr>`;
 	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">${title}</h3><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;${FONT}">${body}</table>`;
@@ -137,7 +138,7 @@ function waitingTable(total: IDataObject): string {
 	const head = ['Conversation', 'Channel', 'Customer', 'Waiting since', 'Minutes'].map((label) => `<th style="text-align:left;padding:4px 8px 4px 0;font-size:12px;color:${MUTED};border-bottom:1px solid #d9e2ec">${label}</th>`).join('');
 	const rows = waiting
 		.slice(0, WAITING_SHOWN)
-		.map((entry) => `<tr>${[entry.conversationId, entry.channelName || entry.channelId, entry.customerId, wallClock(entry.since), entry.minutesWaited].map((value) => `<td style="padding:4px 8px 4px 0;font-size:12px">${show(value)}</td>`).join('')}</tr>`)
+		.map((entry) => `<tr>${[entry.conversationId, entry.channelName || entry.channelId, entry.customerId, wallClock(entry.since), entry.minutesWaited].map((value) => `<td style="padding:4px 8px 4px 0;font-size:12px;word-break:break-all">${show(value)}</td>`).join('')}</tr>`)
 		.join('');
 	const more = number(total.waitingAtEnd) > WAITING_SHOWN ? `<p style="${FONT};font-size:12px;color:${MUTED}">and ${number(total.waitingAtEnd) - WAITING_SHOWN} more (the report's items list up to 100).</p>` : '';
 	return `<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;${FONT}"><tr>${head}</tr>${rows}</table>${more}`;
@@ -176,7 +177,7 @@ export function reportHtml(channels: IDataObject[], total: IDataObject, buckets:
 		`<div style="${FONT};color:#1f2933;max-width:760px">`,
 		`<h2 style="font-size:20px;margin:0 0 4px">Support report</h2>`,
 		`<p style="font-size:13px;color:${MUTED};margin:0 0 12px">${escape(wallClock(total.periodStart))} to ${escape(wallClock(total.periodEnd))} (${escape(total.timeZone)})${total.clock === 'businessHours' ? ' · times in business hours' : ''}${compared}</p>`,
-		`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%"><tr>${tiles}</tr></table>`,
+		`<div>${tiles}</div>`,
 		...channels.map((item) => channelTable(item, maxima, rows)),
 		`<h3 style="${FONT};font-size:15px;margin:18px 0 6px">Waiting for an answer at the end</h3>`,
 		waitingTable(total),

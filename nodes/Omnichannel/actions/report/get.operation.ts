@@ -97,7 +97,7 @@ const properties: INodeProperties[] = [
 				name: 'businessHours',
 				type: 'string',
 				default: '',
-				placeholder: 'Mon-Fri 09:00-12:30, 13:30-18:00; Sat 10:00-14:00',
+				placeholder: 'e.g. Mon-Fri 09:00-12:30, 13:30-18:00; Sat 10:00-14:00',
 				description:
 					'Count durations (response times, waits, time to a person) only within these hours of the workflow time zone: weekdays, then their intervals; parts separated by semicolons. Items then say clock "businessHours" and keep the calendar figures beside them.',
 			},
@@ -114,7 +114,7 @@ const properties: INodeProperties[] = [
 				name: 'closedDates',
 				type: 'string',
 				default: '',
-				placeholder: '2026-12-25, 2026-12-26',
+				placeholder: 'e.g. 2026-12-25, 2026-12-26',
 				description: 'Dates (YYYY-MM-DD, separated by commas) without business hours, such as holidays; needs Business Hours',
 			},
 			{
