@@ -5,7 +5,8 @@
  * the previous period and a week earlier, with Business Hours and both node
  * versions; the previous window's pages are read once (the adjacent windows
  * as one time window); the HTML shows the change with an arrow in the
- * colour of better or worse; a week earlier for a longer period fails
+ * colour of better or worse; day and hour items are compared by position;
+ * a week earlier for a longer period fails
  * before any request.
  */
 import { runNode } from '../support/host/action-node.cjs';
@@ -64,7 +65,7 @@ describe('the reference agrees with the compared report on random workspaces', (
 		const previous = kind === 'previousPeriod' ? { kind, start: startMs - (endMs - startMs), end: startMs } : { kind, start: world.localMidnight(shiftDate(date, -7), timeZone), end: world.localMidnight(shiftDate(endDate, -7), timeZone) };
 		const version = random.pick([1, 1.1]);
 		const businessHours = random.chance(0.5) ? 'Mon-Fri 09:00-12:30, 13:30-18:00; Sat-Sun 10:00-14:00' : undefined;
-		const groupBy = random.pick(['none', 'day']);
+		const groupBy = random.pick(['none', 'day', 'hour']);
 		// Activity in both windows and around them.
 		const workspace = await world.randomWorkspace(suite.sb, { seed, startMs: previous.start, endMs, conversations: random.int(40, 80) });
 		const client = sandboxClient(suite.sb, workspace.key);
@@ -89,6 +90,12 @@ describe('the reference agrees with the compared report on random workspaces', (
 		expect([Date.parse(total.previousPeriodStart), Date.parse(total.previousPeriodEnd), total.comparedWith]).toEqual([previous.start, previous.end, kind]);
 		// Not vacuous: the previous window had messages of its own.
 		expect(total.previousCustomerMessages).toBeGreaterThan(0);
+		// Every previous… and change… field is one the reference has: a figure's, never the channel's or a target's.
+		const comparedKeys = (item: Json) => Object.keys(item).filter((field) => /^(previous|change)[A-Z]/.test(field) && !/^previous(Period|Bucket)(Start|End)$/.test(field)).sort();
+		expect(comparedKeys(total)).toEqual(comparedKeys(expected.total));
+		// Buckets by position: a week earlier, the k-th day against the same weekday a week before.
+		const buckets = result.json.filter((item) => item.scope === groupBy);
+		if (groupBy === 'day' && kind === 'weekEarlier') for (const [index, bucket] of buckets.entries()) expect(Date.parse(String(bucket.previousBucketStart))).toBe(world.localMidnight(shiftDate(date, index - 7), timeZone));
 	});
 });
 
@@ -145,7 +152,7 @@ describe('what a compared report reads', () => {
 });
 
 describe('the HTML and the items', () => {
-	test('each compared figure under its value: an arrow, better in green and worse in orange, the previous value; buckets are not compared', async () => {
+	test('each compared figure under its value: an arrow, better in green and worse in orange, the previous value; every item compared', async () => {
 		const timeZone = 'Europe/Berlin';
 		const [date, endDate] = ['2026-11-10', '2026-11-11'];
 		const workspace = await world.randomWorkspace(suite.sb, { seed: 77, startMs: world.localMidnight('2026-11-09', timeZone), endMs: world.localMidnight(endDate, timeZone), conversations: 60 });
@@ -156,7 +163,7 @@ describe('the HTML and the items', () => {
 		// A rise of the reply time's median is worse (orange), a fall better (green).
 		const change = total.changeReplyTimeMedianMinutes;
 		if (typeof change === 'number' && change !== 0) expect(total.html).toContain(`color:${change > 0 ? '#e8590c' : '#2f9e66'}">${change > 0 ? '▲' : '▼'} ${Math.round(Math.abs(change) * 100) / 100} min`);
-		expect(result.json.filter((item) => item.scope === 'hour').every((item) => item.comparedWith === undefined)).toBe(true);
+		expect(result.json.filter((item) => item.scope === 'hour').every((item) => item.comparedWith === 'previousPeriod' && 'changeCustomerMessages' in item)).toBe(true);
 		expect(result.json.filter((item) => item.scope === 'channel').every((item) => item.comparedWith === 'previousPeriod' && 'previousCustomerMessages' in item && 'changeCustomerMessages' in item)).toBe(true);
 	});
 

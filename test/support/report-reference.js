@@ -462,23 +462,42 @@ function referenceReportV11(workspace, period) {
  */
 function referenceComparison(reportOf, period, previous) {
 	const current = reportOf(period);
-	const before = reportOf({ ...period, start: previous.start, end: previous.end, groupBy: 'none' });
+	const before = reportOf({ ...period, start: previous.start, end: previous.end });
+	// The figures of a scope without activity: the report of an empty window's total.
+	const quiet = reportOf({ ...period, start: 0, end: 0, groupBy: 'none' }).total;
 	const capital = (field) => field[0].toUpperCase() + field.slice(1);
 	const withPrevious = (now, then) => {
 		const out = { ...now, comparedWith: previous.kind };
-		if (!then) return out;
 		for (const [field, value] of Object.entries(now)) {
 			if (field === 'clock' || /^targetMinutes$|TargetMinutes$/.test(field)) continue;
-			const old = then[field];
+			const old = then ? then[field] : null;
 			out[`previous${capital(field)}`] = old;
 			out[`change${capital(field)}`] = typeof value === 'number' && typeof old === 'number' ? Math.round((value - old) * 10_000) / 10_000 : null;
 		}
 		return out;
 	};
+	// Buckets by position: the k-th day or hour of this window against the k-th of the previous one (none: nothing to compare).
+	const keysOf = (start, end) => {
+		const keys = [];
+		if (period.groupBy === 'none' || !period.groupBy) return keys;
+		for (let at = start; at < end; at += 60_000) {
+			const key = bucketKey(at, period.groupBy, period.timeZone);
+			if (keys[keys.length - 1] !== key) keys.push(key);
+		}
+		return keys;
+	};
+	const previousKeys = keysOf(previous.start, previous.end);
+	const buckets = new Map(
+		keysOf(period.start, period.end).map((key, index) => {
+			const earlier = previousKeys[index];
+			return [key, withPrevious(current.buckets.get(key) ?? quiet, earlier === undefined ? undefined : (before.buckets.get(earlier) ?? quiet))];
+		}),
+	);
 	return {
 		...current,
 		channels: new Map([...current.channels].map(([id, f]) => [id, withPrevious(f, before.channels.get(id))])),
 		total: withPrevious(current.total, before.total),
+		buckets,
 	};
 }
 

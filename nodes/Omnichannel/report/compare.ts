@@ -4,8 +4,8 @@
  * or the same days a week earlier) is reported by an aggregator of its own,
  * fed by the one read: the messages of both windows as one time window and
  * the conversations updated since the earlier start, each page split by
- * time, so every page is read once. Every item of a channel and the total
- * then carries each figure's previous value and its change.
+ * time, so every page is read once. Every item then carries each figure's
+ * previous value and its change.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -114,20 +114,20 @@ export function comparedReads(reader: CompareReader, current: { startMs: number;
 	];
 }
 
-/** Fields never compared: the targets are settings, the clock a word. */
-const NOT_COMPARED = /^(clock|targetMinutes|.*TargetMinutes)$/;
+/** Fields never compared: the channel's (null on the total and buckets), the targets (settings), the clock (a word). */
+const NOT_COMPARED = /^(channelId|channelName|channelType|channelActive|clock|targetMinutes|.*TargetMinutes)$/;
 
 const capitalized = (field: string) => `${field[0].toUpperCase()}${field.slice(1)}`;
 export const previousName = (field: string): string => `previous${capitalized(field)}`;
 export const changeName = (field: string): string => `change${capitalized(field)}`;
 
-/** Each numeric figure's previous value and change (current − previous, rounded to 4 decimals; null when either is null). */
+/** Each numeric figure's previous value and change (current − previous, rounded to 4 decimals; null when either is null or there is no previous item). */
 export function comparedFields(current: IDataObject, previous: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const [field, value] of Object.entries(current)) {
-		if (NOT_COMPARED.test(field) || !(field in previous)) continue;
-		const before = previous[field];
-		if (!(typeof value === 'number' || value === null) || !(typeof before === 'number' || before === null)) continue;
+		if (NOT_COMPARED.test(field) || !(typeof value === 'number' || value === null)) continue;
+		const before = previous[field] ?? null;
+		if (!(typeof before === 'number' || before === null)) continue;
 		out[previousName(field)] = before;
 		out[changeName(field)] = typeof value === 'number' && typeof before === 'number' ? Math.round((value - before) * 10_000) / 10_000 : null;
 	}
@@ -141,20 +141,29 @@ export function riseIsGood(field: string): boolean | undefined {
 	return undefined;
 }
 
+interface Items {
+	channels: IDataObject[];
+	total: IDataObject;
+	buckets: IDataObject[];
+}
+
 /**
  * The current items with the previous window's figures: each channel item
- * with its channel's, the total with the previous total; what the previous
- * window is, on each.
+ * with its channel's, the total with the previous total, each bucket with
+ * the previous window's bucket at the same position (the k-th day or hour;
+ * one the previous window lacks, across a change of the clocks, compares
+ * with nothing: null); what the previous window is, on each.
  */
-export function withComparison(
-	channels: IDataObject[],
-	total: IDataObject,
-	previous: { channels: IDataObject[]; total: IDataObject },
-	window: PreviousWindow,
-	iso: (epochMs: number) => string,
-): { channels: IDataObject[]; total: IDataObject } {
+export function withComparison(current: Items, previous: Items, window: PreviousWindow, iso: (epochMs: number) => string): Items {
 	const about = { comparedWith: window.kind, previousPeriodStart: iso(window.startMs), previousPeriodEnd: iso(window.endMs) };
 	const before = new Map(previous.channels.map((item) => [item.channelId, item]));
-	const compared = (item: IDataObject, earlier: IDataObject | undefined) => ({ ...item, ...about, ...(earlier ? comparedFields(item, earlier) : {}) });
-	return { channels: channels.map((item) => compared(item, before.get(item.channelId))), total: compared(total, previous.total) };
+	const compared = (item: IDataObject, earlier: IDataObject | undefined) => ({ ...item, ...about, ...comparedFields(item, earlier ?? {}) });
+	return {
+		channels: current.channels.map((item) => compared(item, before.get(item.channelId))),
+		total: compared(current.total, previous.total),
+		buckets: current.buckets.map((item, index) => {
+			const earlier = previous.buckets[index];
+			return { ...compared(item, earlier), ...(earlier ? { previousBucketStart: earlier.periodStart } : {}) };
+		}),
+	};
 }

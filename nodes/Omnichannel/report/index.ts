@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { RunContext } from '../helpers/operation';
 import { ReportAggregator } from './aggregate';
-import { isoInZone } from './calendar';
+import { bucketStarts, isoInZone } from './calendar';
 import { comparedReads, CompareReader, withComparison } from './compare';
 import type { PreviousWindow } from './compare';
 import { reportedChannels, reportItems } from './format';
@@ -30,14 +30,15 @@ export async function runReport(context: IExecuteFunctions, itemIndex: number, r
 	return [...channels, total, ...buckets];
 }
 
-/** Compare With: both windows from one read (compare.ts); the channels and the total carry the previous figures. */
+/** Compare With: both windows from one read (compare.ts); every item carries the previous figures. */
 async function runCompared(context: IExecuteFunctions, itemIndex: number, run: RunContext, plan: ReportPlan, aggregator: ReportAggregator, window: PreviousWindow): Promise<IDataObject[]> {
-	const previousPlan: ReportPlan = { ...plan, startMs: window.startMs, endMs: window.endMs, groupBy: 'none', buckets: [] };
+	const buckets = plan.groupBy === 'none' || window.endMs <= window.startMs ? [] : bucketStarts(window.startMs, window.endMs, plan.groupBy, plan.timeZone);
+	const previousPlan: ReportPlan = { ...plan, startMs: window.startMs, endMs: window.endMs, buckets };
 	const reader = new CompareReader(aggregator, new ReportAggregator(previousPlan), plan.startMs);
 	const listed = await readReport(context, itemIndex, run, plan, reader, comparedReads(reader, plan, window));
 	const current = reportItems(aggregator, plan, reportedChannels(aggregator, plan, listed));
 	const previous = reportItems(reader.previous, previousPlan, reportedChannels(reader.previous, previousPlan, listed));
-	const { channels, total } = withComparison(current.channels, current.total, previous, window, (epochMs) => isoInZone(epochMs, plan.timeZone));
-	if (plan.includeHtml) total.html = reportHtml(channels, total, current.buckets);
-	return [...channels, total, ...current.buckets];
+	const compared = withComparison(current, previous, window, (epochMs) => isoInZone(epochMs, plan.timeZone));
+	if (plan.includeHtml) compared.total.html = reportHtml(compared.channels, compared.total, compared.buckets);
+	return [...compared.channels, compared.total, ...compared.buckets];
 }

@@ -127,7 +127,7 @@ const properties: INodeProperties[] = [
 					{ name: 'Same Days a Week Earlier', value: 'weekEarlier', description: 'The same period 7 days earlier (periods of up to 7 days)' },
 				],
 				default: 'none',
-				description: "Whether to add each figure's previous value and its change (previous…, change…) to the channels and the total, read in the same pass",
+				description: "Whether to add each figure's previous value and its change (previous…, change…) to every item, read in the same pass",
 			},
 			{
 				displayName: 'First Response Target (Minutes)',
