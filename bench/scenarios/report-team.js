@@ -55,9 +55,9 @@ async function run({ sandbox, openN8n, log, runs }) {
 	const [start, end] = [workspace.end - DAY_MS, workspace.end];
 	const count = () => w.node(COUNT_NODE, 'n8n-nodes-base.code', { mode: 'runOnceForAllItems', jsCode: 'return [{ json: { counted: $input.all().length } }];' }, { typeVersion: 2 });
 	const workflows = {
-		none: reportWorkflow(wf.benchId('RepTeamNone'), credential, start, end, { groupBy: 'none' }, [count()]),
-		person: reportWorkflow(wf.benchId('RepTeamPpl'), credential, start, end, { groupBy: 'person' }, [count()]),
-		conversation: reportWorkflow(wf.benchId('RepTeamRows'), credential, start, end, { groupBy: 'conversation' }, [count()]),
+		none: reportWorkflow(wf.benchId('RepTeamNone'), credential, start, end, { parameters: { groupBy: 'none' }, after: [count()] }),
+		person: reportWorkflow(wf.benchId('RepTeamPpl'), credential, start, end, { parameters: { groupBy: 'person' }, after: [count()] }),
+		conversation: reportWorkflow(wf.benchId('RepTeamRows'), credential, start, end, { parameters: { groupBy: 'conversation' }, after: [count()] }),
 	};
 	await n8n.importCredentials([credential]);
 	await n8n.importWorkflows(Object.values(workflows));
