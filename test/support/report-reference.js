@@ -602,7 +602,7 @@ function conversationFacts({ messages, conversations, channels }, { start, end, 
 			const sent = time(first.created_at);
 			const until = sent + (limitMs ?? DEFAULT_LIMIT_MS);
 			const person = list.find((message) => chronological(message, first) > 0 && kindOf(message) === 'person');
-			if (person && time(person.created_at) < until) return { episode, sent, outcome: 'answered', personId: person.from_user_id, toPersonMs: time(person.created_at) - sent };
+			if (person && time(person.created_at) < until) return { episode, sent, outcome: 'answered', personId: person.from_user_id, personMs: time(person.created_at) };
 			return { episode, sent, outcome: until <= end ? 'expired' : 'open' };
 		});
 		const count = (kind) => list.filter((message) => kindOf(message) === kind).length;
@@ -655,8 +655,10 @@ function referenceBotShare(workspace, { start, end, timeZone, channelTypes, grou
 /**
  * Group By Person: one entry per person who wrote in the period (a person
  * message or a failed send of a person), most replies first, then by id.
+ * Every time by `duration` (the report's clock); version 1.1 names the
+ * target figures as the total's reply time figures.
  */
-function referencePeople(workspace, { start, end, channelTypes, targetMinutes = 15, personNames = {} }) {
+function referencePeople(workspace, { start, end, channelTypes, targetMinutes = 15, replyTargetMinutes = 15, personNames = {}, version = 1, duration = (from, to) => to - from }) {
 	const people = new Map();
 	const person = (id) => {
 		if (!people.has(id)) people.set(id, { replies: 0, failedReplies: 0, responses: [], taken: [] });
@@ -667,13 +669,15 @@ function referencePeople(workspace, { start, end, channelTypes, targetMinutes = 
 			const id = personOf(message);
 			if (id !== undefined) person(id)[kindOf(message) === 'person' ? 'replies' : 'failedReplies']++;
 		}
-		for (const wait of fact.answered) if (wait.by === 'person') person(wait.personId).responses.push(wait.reply - wait.start);
-		for (const handOver of fact.handOvers) if (handOver.outcome === 'answered') person(handOver.personId).taken.push(handOver.toPersonMs);
+		for (const wait of fact.answered) if (wait.by === 'person') person(wait.personId).responses.push(duration(wait.start, wait.reply));
+		for (const handOver of fact.handOvers) if (handOver.outcome === 'answered') person(handOver.personId).taken.push(duration(handOver.sent, handOver.personMs));
 	}
+	const target = version === 1 ? targetMinutes : replyTargetMinutes;
+	const [targetName, withinName, shareName] = version === 1 ? ['targetMinutes', 'withinTarget', 'withinTargetShare'] : ['replyTargetMinutes', 'repliedWithinTarget', 'repliedWithinTargetShare'];
 	return [...people]
 		.sort(([a, x], [b, y]) => y.replies - x.replies || (a < b ? -1 : 1))
 		.map(([id, p]) => {
-			const within = p.responses.filter((ms) => ms <= targetMinutes * 60_000).length;
+			const within = p.responses.filter((ms) => ms <= target * 60_000).length;
 			return {
 				personId: id,
 				personName: personNames[id] ?? null,
@@ -682,9 +686,9 @@ function referencePeople(workspace, { start, end, channelTypes, targetMinutes = 
 				waitsAnswered: p.responses.length,
 				replyTimeMedianMinutes: minutes(percentile(p.responses, 0.5)),
 				replyTimeP90Minutes: minutes(percentile(p.responses, 0.9)),
-				targetMinutes,
-				withinTarget: within,
-				withinTargetShare: share(within, p.responses.length, 4),
+				[targetName]: target,
+				[withinName]: within,
+				[shareName]: share(within, p.responses.length, 4),
 				handOversTaken: p.taken.length,
 				handOverMedianMinutesToPerson: minutes(percentile(p.taken, 0.5)),
 			};
@@ -692,7 +696,7 @@ function referencePeople(workspace, { start, end, channelTypes, targetMinutes = 
 }
 
 /** Group By Conversation: one entry per conversation with activity, by its first message of the period, then by id. */
-function referenceConversations(workspace, { start, end, channelTypes, personNames = {} }) {
+function referenceConversations(workspace, { start, end, channelTypes, personNames = {}, duration = (from, to) => to - from }) {
 	const name = (id) => (id === undefined || id === null ? null : (personNames[id] ?? null));
 	return conversationFacts(workspace, { start, end, channelTypes })
 		.sort((a, b) => a.firstMs - b.firstMs || (a.id < b.id ? -1 : 1))
@@ -714,7 +718,7 @@ function referenceConversations(workspace, { start, end, channelTypes, personNam
 				firstMessageMs: fact.firstMs,
 				lastMessageMs: fact.lastMs,
 				firstCustomerMessageMs: firstWait ? firstWait.start : null,
-				firstWaitReplyMinutes: answeredFirst ? minutes(answeredFirst.reply - answeredFirst.start) : null,
+				firstWaitReplyMinutes: answeredFirst ? minutes(duration(answeredFirst.start, answeredFirst.reply)) : null,
 				firstWaitReplyBy: answeredFirst ? answeredFirst.by : null,
 				firstWaitReplyPersonId: answeredFirst?.personId ?? null,
 				firstWaitReplyPersonName: name(answeredFirst?.personId),
@@ -753,14 +757,34 @@ function withBotShare(workspace, reportOf) {
 	};
 }
 
+/**
+ * Person or conversation entries with their clock: without `businessHours`
+ * the calendar's; with it, every time in open time and, beside, the times
+ * by the calendar (calendar + the field's name) of the fields that differ
+ * by clock.
+ */
+function withTeamClock(referenceOf, workspace, period, clockFields) {
+	if (!period.businessHours) return referenceOf(workspace, period).map((entry) => ({ ...entry, clock: 'calendar' }));
+	const calendar = referenceOf(workspace, period);
+	const duration = referenceBusinessClock(period.businessHours, period.closedDates, period.timeZone);
+	return referenceOf(workspace, { ...period, duration }).map((entry, index) => ({
+		...entry,
+		clock: 'businessHours',
+		...Object.fromEntries(clockFields.filter((field) => field in entry).map((field) => [calendarName(field), calendar[index][field]])),
+	}));
+}
+const PERSON_CLOCK_FIELDS = ['replyTimeMedianMinutes', 'replyTimeP90Minutes', 'withinTarget', 'withinTargetShare', 'repliedWithinTarget', 'repliedWithinTargetShare', 'handOverMedianMinutesToPerson'];
+const CONVERSATION_CLOCK_FIELDS = ['firstWaitReplyMinutes'];
+
 const BOT_SHARE_FIELDS = ['conversationsAnswered', 'botOnlyConversations', 'botOnlyShare'];
-const PERSON_FIELDS = ['personId', 'personName', 'replies', 'failedReplies', 'waitsAnswered', 'replyTimeMedianMinutes', 'replyTimeP90Minutes', 'targetMinutes', 'withinTarget', 'withinTargetShare', 'handOversTaken', 'handOverMedianMinutesToPerson'];
 const msOf = (iso) => (iso === null ? null : Date.parse(iso));
 
 /**
  * Issue 52's items and fields against their references: the bot's share on
  * every channel, total and bucket item; with Group By Person or
- * Conversation, those items in order, field by field. Returns differences.
+ * Conversation, those items in order, field by field, by the report's clock
+ * (`businessHours`, `closedDates`) and names of its version (`version`).
+ * Returns differences.
  */
 function compareTeamWithReference(items, workspace, period) {
 	const differences = [];
@@ -779,9 +803,17 @@ function compareTeamWithReference(items, workspace, period) {
 		}
 	}
 	const people = items.filter((item) => item.scope === 'person');
-	same('person items', people.map((item) => fieldsOf(item, PERSON_FIELDS)), groupBy === 'person' ? referencePeople(workspace, period) : []);
+	const expectedPeople = groupBy === 'person' ? withTeamClock(referencePeople, workspace, period, PERSON_CLOCK_FIELDS) : [];
+	same('person items', people.length, expectedPeople.length);
+	people.forEach((item, index) => {
+		const { scope, periodStart, periodEnd, timeZone, ...rest } = item;
+		const expected = expectedPeople[index] ?? {};
+		same(`person item ${index} (${item.personId})`, Object.fromEntries(Object.keys(expected).map((field) => [field, rest[field]])), expected);
+		const extra = Object.keys(rest).filter((field) => !(field in expected));
+		if (extra.length > 0) differences.push({ what: `person item ${index}: fields the reference does not define`, actual: extra });
+	});
 	const rows = items.filter((item) => item.scope === 'conversation');
-	const expectedRows = groupBy === 'conversation' ? referenceConversations(workspace, period) : [];
+	const expectedRows = groupBy === 'conversation' ? withTeamClock(referenceConversations, workspace, period, CONVERSATION_CLOCK_FIELDS) : [];
 	same('conversation items', rows.length, expectedRows.length);
 	rows.forEach((row, index) => {
 		const { firstMessageAt, lastMessageAt, firstCustomerMessageAt, waitingSince, scope, periodStart, periodEnd, timeZone, ...rest } = row;

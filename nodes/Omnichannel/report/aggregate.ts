@@ -243,7 +243,7 @@ export class ReportAggregator {
 		this.longest(channel, bucket, responseMs);
 		this.calendarWait(channel, bucket, reply - start, true);
 		this.samples.add(kind, responseMs, channel, bucket, reply - start);
-		this.team.waitAnswered(conversation, start, reply, kind);
+		this.team.waitAnswered(conversation, start, reply, kind, responseMs);
 	}
 
 	/** The time from one instant to another by the report's clock: the calendar's, or the open time of Business Hours. */
@@ -322,8 +322,9 @@ export class ReportAggregator {
 			this.count(Metric.HandOvers, channel, bucket);
 			if (handOver.personAfter < until) {
 				this.count(Metric.HandOversAnswered, channel, bucket);
-				this.samples.add(SampleKind.HandOverToPerson, this.duration(handOver.first, handOver.personAfter), channel, bucket, handOver.personAfter - handOver.first);
-				this.team.handOver(episode, handOver.conversation, handOver.first, 'answered', handOver.personAfter - handOver.first);
+				const toPersonMs = this.duration(handOver.first, handOver.personAfter);
+				this.samples.add(SampleKind.HandOverToPerson, toPersonMs, channel, bucket, handOver.personAfter - handOver.first);
+				this.team.handOver(episode, handOver.conversation, handOver.first, 'answered', toPersonMs, handOver.personAfter - handOver.first);
 			} else if (until <= this.plan.endMs) {
 				this.count(Metric.HandOversExpired, channel, bucket);
 				this.team.handOver(episode, handOver.conversation, handOver.first, 'expired', NaN);

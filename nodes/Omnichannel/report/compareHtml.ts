@@ -36,3 +36,12 @@ export function changeBadge(item: IDataObject, field: string, colors: BadgeColor
 	const amount = /Share$/.test(compared) ? `${Math.round(Math.abs(change) * 100)} pts` : shown(compared, Math.abs(change));
 	return `<div style="font-size:11px;color:${color}">${arrow} ${change === 0 ? '' : amount} <span style="color:${colors.neither}">(before: ${was})</span></div>`;
 }
+
+/** The change of `field` on a compared item as words for a text ("▲ 0.5 min", "▼ 3 pts", "="), '' when the item is not compared or the change is unknown. */
+export function changeWords(item: IDataObject, field: string): string {
+	const change = item[changeName(field)];
+	if (typeof change !== 'number') return '';
+	if (change === 0) return '=';
+	const amount = /Share$/.test(field) ? `${Math.round(Math.abs(change) * 100)} pts` : shown(field, Math.abs(change));
+	return `${change > 0 ? '▲' : '▼'} ${amount}`;
+}
