@@ -160,6 +160,17 @@ describe('the known day (America/Los_Angeles): people, conversations and the bot
 		expect(requests.conversation).toBe(requests.none);
 	});
 
+	test('Include Text in version 1.1: the known day\'s first response per new conversation and reply time per wait, as the Reports section shows them; Dana\'s target figures under the reply time names', async () => {
+		const custom = { period: 'custom', after: day.period.after, before: day.period.before };
+		const result = await report(day.key, { ...custom, groupBy: 'person', includeText: true }, day.timeZone, undefined, 1.1);
+		expect(result.status).toBe('success');
+		const lines = String(result.json.find((item) => item.scope === 'total')?.text).split('\n');
+		expect(lines).toContain('- First response (new conversations): median 2 min, p90 21 min; 75% within 15 min, 1 awaiting');
+		expect(lines).toContain('- Reply time (every wait): median 3 min, p90 30 min; 55% within 15 min (6 waits)');
+		expect(lines.filter((line) => /first response/i.test(line))).toHaveLength(1);
+		expect(result.json.find((item) => item.scope === 'person')).toMatchObject({ clock: 'calendar', replyTargetMinutes: 15, repliedWithinTarget: 0, repliedWithinTargetShare: 0, waitsAnswered: 3 });
+	});
+
 	test('Include Text: the headline and the customers waiting longest, as Markdown', () => {
 		const { text } = byPerson.find((item) => item.scope === 'total') as Json;
 		const lines = text.split('\n');
