@@ -101,7 +101,7 @@ async function checkRandom(items, sandbox, random) {
 // text; the random workspace by conversation.
 const PERSON_NAME = 'Dana <Support>';
 
-const teamWorkflowIds = (prefix) => ({ dayPeople: `${prefix}ReportPplWf`.padEnd(16, '0'), randomRows: `${prefix}ReportRowWf`.padEnd(16, '0') });
+const teamWorkflowIds = (prefix) => ({ dayPeople: `${prefix}ReportPplWf`.padEnd(16, '0'), randomRows: `${prefix}ReportRowWf`.padEnd(16, '0'), trustedRows: `${prefix}ReportTRwWf`.padEnd(16, '0') });
 
 const MARKDOWN_NODE = 'Text as HTML';
 
@@ -127,6 +127,21 @@ function teamWorkflows(ids, credentials, day) {
 			groupBy: 'conversation',
 			options: { targetMinutes: RANDOM.targetMinutes },
 		}),
+		// Issue 52's items with issue 51's options: version 1.1, Business Hours, the previous period, the text.
+		reportWorkflow(
+			ids.trustedRows,
+			credentials.random,
+			RANDOM.timeZone,
+			{
+				period: 'custom',
+				after: `${RANDOM.date}T00:00:00`,
+				before: `${RANDOM.endDate}T00:00:00`,
+				groupBy: 'conversation',
+				includeText: true,
+				options: { businessHours: TRUSTED.businessHours, closedDates: TRUSTED.closedDates, compareWith: 'previousPeriod', targetMinutes: TRUSTED.firstResponseTargetMinutes, replyTargetMinutes: TRUSTED.replyTargetMinutes },
+			},
+			1.1,
+		),
 	];
 }
 
@@ -177,4 +192,22 @@ async function checkTrusted(items, sandbox, random) {
 	return { messages: data.messages.length, firstResponses: total.firstResponses, waitsAnswered: total.waitsAnswered, previousCustomerMessages: total.previousCustomerMessages, differences: differences.length };
 }
 
-module.exports = { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkTrusted, checkKnownDayTeam, checkRandomTeam };
+/** The random workspace by conversation in version 1.1 with Business Hours and the previous period: the conversation items by the business clock, the compared figures with the bot's share, and the text with its changes. */
+async function checkTrustedTeam(items, sandbox, random) {
+	const client = sandboxClient(sandbox, random.key);
+	const data = { messages: await client.listAll('/messages'), conversations: await client.listAll('/conversations'), channels: await client.listAll('/channels') };
+	const period = { start: random.startMs, end: random.endMs, timeZone: RANDOM.timeZone, ...TRUSTED, groupBy: 'conversation', version: 1.1 };
+	const previous = { kind: 'previousPeriod', start: random.startMs - (random.endMs - random.startMs), end: random.startMs };
+	const differences = compareTeamWithReference(items, data, period);
+	differences.push(...compareWithReference(items, referenceComparison(withBotShare(data, (p) => referenceReportV11(data, p)), { ...period, groupBy: 'none' }, previous)));
+	expect(differences).toEqual([]);
+	const total = items.find((item) => item.scope === 'total');
+	const lines = total.text.split('\n');
+	expect(lines[0]).toMatch(/, times in business hours$/);
+	expect(lines[2]).toMatch(/^Change against /);
+	expect(lines.filter((line) => /first response/i.test(line))).toEqual([expect.stringMatching(/^- First response \(new conversations\): /)]);
+	const rows = items.filter((item) => item.scope === 'conversation');
+	return { conversationItems: rows.length, businessClockRows: rows.filter((row) => row.firstWaitReplyMinutes !== row.calendarFirstWaitReplyMinutes).length, changeBotOnlyShare: total.changeBotOnlyShare, differences: differences.length };
+}
+
+module.exports = { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkTrusted, checkKnownDayTeam, checkRandomTeam, checkTrustedTeam };
