@@ -64,9 +64,9 @@ async function run({ sandbox, openN8n, log, runs }) {
 			nodes: [w.manualTrigger(), w.omnichannelNode(wf.MEASURED, credential, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 }), count()],
 			connections: w.chain('Start', wf.MEASURED, COUNT_NODE),
 		}),
-		none: reportWorkflow(wf.benchId('RepTeamNone'), credential, start, end, { groupBy: 'none' }, [count()]),
-		person: reportWorkflow(wf.benchId('RepTeamPpl'), credential, start, end, { groupBy: 'person' }, [count()]),
-		conversation: reportWorkflow(wf.benchId('RepTeamRows'), credential, start, end, { groupBy: 'conversation' }, [count()]),
+		none: reportWorkflow(wf.benchId('RepTeamNone'), credential, start, end, { parameters: { groupBy: 'none' }, after: [count()] }),
+		person: reportWorkflow(wf.benchId('RepTeamPpl'), credential, start, end, { parameters: { groupBy: 'person' }, after: [count()] }),
+		conversation: reportWorkflow(wf.benchId('RepTeamRows'), credential, start, end, { parameters: { groupBy: 'conversation' }, after: [count()] }),
 	};
 	await n8n.importCredentials([credential]);
 	await n8n.importWorkflows(Object.values(workflows));

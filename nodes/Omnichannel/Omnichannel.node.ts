@@ -19,7 +19,9 @@ export class Omnichannel implements INodeType {
 		name: 'omnichannel',
 		icon: { light: 'file:../../icons/omnichannel.svg', dark: 'file:../../icons/omnichannel.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Report > Get names first response and reply time as the field does (docs/operations.md, "Reports").
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Send messages, manage contacts and conversations, and report support work on Telegram, WhatsApp, Instagram, Facebook, email and live chat',

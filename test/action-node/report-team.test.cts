@@ -34,6 +34,9 @@ const reference = require('../support/report-reference') as {
 	referenceReport: (workspace: Json, period: Json) => Json;
 	compareWithReference: (items: Json[], expected: Json, groupBy?: string) => Json[];
 	compareTeamWithReference: (items: Json[], workspace: Json, period: Json) => Json[];
+	referenceComparison: (reportOf: (period: Json) => Json, period: Json, previous: { kind: string; start: number; end: number }) => Json;
+	referenceReportV11: (workspace: Json, period: Json) => Json;
+	withBotShare: (workspace: Json, reportOf: (period: Json) => Json) => (period: Json) => Json;
 };
 const { sandboxClient } = require('../../sandbox/client') as { sandboxClient: (sandbox: unknown, key?: string) => { listAll: (path: string) => Promise<Json[]> } };
 
@@ -44,10 +47,11 @@ afterAll(() => {
 	console.log(JSON.stringify({ suite: 'report, team figures (in-process)', ...counts }));
 });
 
-const report = async (key: string, parameters: Json, timezone: string, items?: Json[]) =>
+const report = async (key: string, parameters: Json, timezone: string, items?: Json[], typeVersion = 1) =>
 	await runNode({
 		credentials: { baseUrl: suite.sb.base_url, apiKey: key },
 		timezone,
+		settings: { typeVersion },
 		items: items?.map((json) => ({ json })),
 		parameters: { resource: 'report', operation: 'get', ...parameters },
 	});
@@ -156,6 +160,17 @@ describe('the known day (America/Los_Angeles): people, conversations and the bot
 		expect(requests.conversation).toBe(requests.none);
 	});
 
+	test('Include Text in version 1.1: the known day\'s first response per new conversation and reply time per wait, as the Reports section shows them; Dana\'s target figures under the reply time names', async () => {
+		const custom = { period: 'custom', after: day.period.after, before: day.period.before };
+		const result = await report(day.key, { ...custom, groupBy: 'person', includeText: true }, day.timeZone, undefined, 1.1);
+		expect(result.status).toBe('success');
+		const lines = String(result.json.find((item) => item.scope === 'total')?.text).split('\n');
+		expect(lines).toContain('- First response (new conversations): median 2 min, p90 21 min; 75% within 15 min, 1 awaiting');
+		expect(lines).toContain('- Reply time (every wait): median 3 min, p90 30 min; 55% within 15 min (6 waits)');
+		expect(lines.filter((line) => /first response/i.test(line))).toHaveLength(1);
+		expect(result.json.find((item) => item.scope === 'person')).toMatchObject({ clock: 'calendar', replyTargetMinutes: 15, repliedWithinTarget: 0, repliedWithinTargetShare: 0, waitsAnswered: 3 });
+	});
+
 	test('Include Text: the headline and the customers waiting longest, as Markdown', () => {
 		const { text } = byPerson.find((item) => item.scope === 'total') as Json;
 		const lines = text.split('\n');
@@ -201,6 +216,61 @@ describe('Include Text: the worst case stays within the chat apps\' limits', () 
 			expect(line.replace(/`[^`]*`/g, '')).not.toMatch(/[*_[\]`]/);
 			expect(line.split('`')).toHaveLength(5);
 		}
+	});
+});
+
+describe('Include Text in node version 1.1 with Compare With: first response and reply time by their names, each change, within the limit', () => {
+	/** A compared 1.1 total: every figure, its previous value and change at their widest. */
+	function comparedTotal(value: number, change: number): Json {
+		const fields: Json = {
+			conversationsWithActivity: value, newConversations: value, firstResponseMedianMinutes: value, firstResponseP90Minutes: value, firstResponseTargetMinutes: 10_079.99,
+			firstResponsesWithinTarget: value, firstResponsesWithinTargetShare: 0.9999, awaitingFirstResponse: value, replyTimeMedianMinutes: value, replyTimeP90Minutes: value,
+			replyTargetMinutes: 10_079.99, repliedWithinTarget: value, repliedWithinTargetShare: 0.9999, waitsAnswered: value, botOnlyShare: 1, botOnlyConversations: value,
+			conversationsAnswered: value, handOvers: value, handOversAnswered: value, handOversExpired: value, ratingMean: 4.99, ratingsScored: value, waitingAtEnd: value,
+		};
+		const compared: Json = {};
+		for (const [field, figure] of Object.entries(fields)) {
+			if (/TargetMinutes$/.test(field)) continue;
+			const name = `${field[0].toUpperCase()}${field.slice(1)}`;
+			compared[`previous${name}`] = figure;
+			compared[`change${name}`] = /Share$/.test(field) ? -0.9999 : change;
+		}
+		return {
+			periodStart: '2026-06-01T00:00:00.000-07:00', periodEnd: '2026-07-01T00:00:00.000-07:00', timeZone: 'America/Argentina/ComodRivadavia', clock: 'businessHours',
+			comparedWith: 'previousPeriod', previousPeriodStart: '2026-05-01T00:00:00.000-07:00', previousPeriodEnd: '2026-06-01T00:00:00.000-07:00', ...fields, ...compared,
+		};
+	}
+
+	test('the headline names per-wait figures reply time and per-conversation ones first response, with each change in brackets', () => {
+		const total = comparedTotal(7, 0);
+		Object.assign(total, { firstResponseMedianMinutes: 3, changeFirstResponseMedianMinutes: -1.5, replyTimeMedianMinutes: 2, changeReplyTimeMedianMinutes: 0.25, repliedWithinTargetShare: 0.55, changeRepliedWithinTargetShare: 0.05, botOnlyShare: 0.4286, changeBotOnlyShare: -0.1 });
+		const lines = reportText({ ...total, waiting: [] }, []).split('\n');
+		expect(lines.slice(0, 4)).toEqual(['*Support report* 2026-06-01 00:00 to 2026-07-01 00:00 (America/Argentina/ComodRivadavia), times in business hours', '', 'Change against 2026-05-01 00:00 to 2026-06-01 00:00 in brackets (▲ up, ▼ down)', '']);
+		expect(lines).toContain('- First response (new conversations): median 3 min (▼ 1.5 min), p90 7 min (=); 100% within 10079.99 min (▼ 100 pts), 7 awaiting');
+		expect(lines).toContain('- Reply time (every wait): median 2 min (▲ 0.25 min), p90 7 min (=); 55% within 10079.99 min (▲ 5 pts) (7 waits)');
+		expect(lines).toContain('- Answered by the bot alone: 43% (▼ 10 pts) (7 of 7 conversations)');
+		// Only the per-conversation figure is called first response.
+		expect(lines.filter((line) => /first response/i.test(line))).toEqual([expect.stringContaining('median 3 min')]);
+	});
+
+	test('version 1\'s text is what it was when nothing is compared', () => {
+		const total: Json = { periodStart: '2026-06-01T00:00:00.000-07:00', periodEnd: '2026-06-02T00:00:00.000-07:00', timeZone: 'UTC', conversationsWithActivity: 9, newConversations: 8, firstResponseMedianMinutes: 3, firstResponseP90Minutes: 30, targetMinutes: 15, answeredWithinTargetShare: 0.5455, answeredWithinTarget: 6, waiting: [] };
+		expect(reportText(total, []).split('\n').slice(2, 5)).toEqual(['- Conversations with activity: 9 (8 new)', '- First response: median 3 min, p90 30 min', '- Answered within 15 min: 55% of waits (6)']);
+	});
+
+	test('the worst case, compared: 100 waiting customers with the longest names, 9-digit figures and changes: at most 3,000 characters, the headline whole', () => {
+		const long = 'X'.repeat(5_000);
+		const waiting = Array.from({ length: 100 }, (_, index) => ({ conversationId: `conv_${long}${index}`, channelId: `ch_${index % 50}`, channelName: `*_[${long}]_*`, customerId: `ct_\`${long}`, minutesWaited: 100_000.55 }));
+		const total = { ...comparedTotal(123_456_789.99, -123_456_789.99), waitingAtEnd: 123_456_789, waiting };
+		const text = reportText(total, []);
+		counts.worstCaseComparedText = { characters: text.length, bytes: Buffer.byteLength(text) };
+		expect(text.length).toBeLessThanOrEqual(TEXT_LIMIT);
+		// Every headline figure with its change; the waiting list gives way first.
+		// 8 figures (conversations, 4 times, hand-overs, the rating, waiting) and 3 shares.
+		expect(text.match(/\(▼ 123456789\.99( min)?\)/g)).toHaveLength(8);
+		expect(text.match(/\(▼ 100 pts\)/g)).toHaveLength(3);
+		expect(text).toContain('- Waiting at the end: 123456789 (▼ 123456789.99)');
+		expect(text.split('\n').filter((line) => line.includes('customer `')).length).toBeGreaterThan(0);
 	});
 });
 
@@ -268,6 +338,63 @@ describe('the reference written from the definitions agrees on random workspaces
 				if (row[field] !== null && row[field] !== isoInZone(Date.parse(String(row[field])), timeZone)) found.push({ what: `${field} of ${row.conversationId}`, actual: row[field] });
 			}
 		}
+		tally.differences += found.length;
+		expect(found).toEqual([]);
+	});
+});
+
+describe('with issue 51\'s options (version 1.1, Business Hours, the previous period): people, conversations and the bot\'s share by the report\'s clock, the reference agrees', () => {
+	const ZONES = ['Europe/Berlin', 'America/New_York', 'Australia/Adelaide', 'UTC'];
+	/** The day after each is a change of the clocks in one of the zones. */
+	const FIXED = ['2026-10-24', '2026-10-31', '2026-04-04', '2026-03-28'];
+	const GROUPS = ['person', 'conversation', 'hour'];
+	const SCHEDULES = ['Mon-Fri 09:00-12:30, 13:30-18:00; Sat-Sun 10:00-14:00', 'Mon-Sun 01:30-02:30, 08:00-20:00'];
+	const SEEDS = Array.from({ length: 9 }, (_, i) => 7301 + i * 13);
+	const tally = { workspaces: 0, messages: 0, personItems: 0, conversationItems: 0, differences: 0 };
+
+	afterAll(() => {
+		counts.combined = tally;
+	});
+
+	test.each(SEEDS)('seed %d', async (seed) => {
+		const random = world.prng(seed);
+		const timeZone = random.pick(ZONES);
+		const days = random.int(1, 2);
+		const date = random.pick(FIXED);
+		const endDate = new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+		const [startMs, endMs] = [world.localMidnight(date, timeZone), world.localMidnight(endDate, timeZone)];
+		const previous = { kind: 'previousPeriod', start: startMs - (endMs - startMs), end: startMs };
+		const groupBy = GROUPS[SEEDS.indexOf(seed) % GROUPS.length];
+		const businessHours = random.pick(SCHEDULES);
+		// A closed first day, when a second day keeps open minutes in the period.
+		const closedDates = days === 2 && random.chance(0.7) ? date : '';
+		const [firstResponseTargetMinutes, replyTargetMinutes] = [random.pick([30, 5, 60]), random.pick([15, 2.5, 45])];
+		const workspace = await world.randomWorkspace(suite.sb, { seed, startMs: previous.start, endMs, conversations: random.int(30, 60) });
+		const client = sandboxClient(suite.sb, workspace.key);
+		const data = { messages: await client.listAll('/messages'), conversations: await client.listAll('/conversations'), channels: await client.listAll('/channels') };
+		const writers = [...new Set(data.messages.map((message) => message.from_user_id).filter((id) => typeof id === 'string'))] as string[];
+		const personNames = Object.fromEntries(writers.filter(() => random.chance(0.5)).map((id, index) => [id, `Agent ${index}`]));
+		const options = { businessHours, closedDates, compareWith: 'previousPeriod', targetMinutes: firstResponseTargetMinutes, replyTargetMinutes, personNames: JSON.stringify(personNames) };
+		const result = await report(workspace.key, { period: 'custom', after: `${date}T00:00:00`, before: `${endDate}T00:00:00`, groupBy, includeText: true, options }, timeZone, undefined, 1.1);
+		expect([result.status, result.error?.message]).toEqual(['success', undefined]);
+		const period = { start: startMs, end: endMs, timeZone, groupBy, businessHours, closedDates, firstResponseTargetMinutes, replyTargetMinutes, personNames, version: 1.1 };
+		const found = reference.compareTeamWithReference(result.json, data, period);
+		const bucketsCompared = groupBy === 'hour' ? 'hour' : 'none';
+		const expected = reference.referenceComparison(reference.withBotShare(data, (p: Json) => reference.referenceReportV11(data, p)), { ...period, groupBy: bucketsCompared }, previous);
+		found.push(...reference.compareWithReference(result.json, expected, bucketsCompared));
+		const total = result.json.find((item) => item.scope === 'total') as Json;
+		// Not vacuous: both windows had answers.
+		expect([total.clock, total.conversationsAnswered > 0, total.previousConversationsAnswered > 0]).toEqual(['businessHours', true, true]);
+		// The text: reply time and first response from their own fields, with their changes.
+		const lines = String(total.text).split('\n');
+		expect(lines[0]).toMatch(/, times in business hours$/);
+		expect(lines.find((line) => line.startsWith('- Reply time (every wait): '))).toContain(`median ${total.replyTimeMedianMinutes ?? '–'}${total.replyTimeMedianMinutes === null ? '' : ' min'}`);
+		expect(lines.find((line) => line.startsWith('- First response (new conversations): '))).toContain(`, ${total.awaitingFirstResponse} awaiting`);
+		expect(lines.find((line) => line.startsWith('- Conversations with activity: '))).toMatch(/ \((▲|▼) \d+|=\) \(/);
+		tally.workspaces++;
+		tally.messages += data.messages.length;
+		tally.personItems += result.json.filter((item) => item.scope === 'person').length;
+		tally.conversationItems += result.json.filter((item) => item.scope === 'conversation').length;
 		tally.differences += found.length;
 		expect(found).toEqual([]);
 	});

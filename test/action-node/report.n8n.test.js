@@ -4,10 +4,11 @@
 // figures, and a random workspace across a change of the clocks, grouped by
 // hour, agrees with the reference written from the docs' definitions; the
 // same by person (Person Names, the text) and by conversation, with the
-// bot's share on every grouping.
+// bot's share on every grouping; and in node version 1.1 with Business
+// Hours and the previous period.
 const { nodeOutput } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkKnownDayTeam, checkRandomTeam } = require('../support/n8n/report');
+const { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkTrusted, checkKnownDayTeam, checkRandomTeam, checkTrustedTeam } = require('../support/n8n/report');
 
 const counts = {};
 let ctx;
@@ -61,6 +62,27 @@ test(
 		const run = await ctx.n8n.executeWorkflow(prepared.ids.randomRows);
 		counts.randomRows = await checkRandomTeam(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random, 'conversation');
 		expect(counts.randomRows.conversationItems).toBeGreaterThan(40);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'version 1.1 with Business Hours (split shifts, a closed date) and the previous period, across the change of the clocks: the reference agrees',
+	async () => {
+		const run = await ctx.n8n.executeWorkflow(prepared.ids.trusted);
+		counts.trusted = await checkTrusted(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random);
+		expect(counts.trusted.previousCustomerMessages).toBeGreaterThan(0);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'version 1.1 by conversation with Business Hours and the previous period: items by the business clock, the bot\'s share compared, the text with its changes; the reference agrees',
+	async () => {
+		const run = await ctx.n8n.executeWorkflow(prepared.ids.trustedRows);
+		counts.trustedRows = await checkTrustedTeam(nodeOutput(run, REPORT_NODE), ctx.sandbox, prepared.random);
+		// Not vacuous: the business clock changed some conversation's time.
+		expect(counts.trustedRows.businessClockRows).toBeGreaterThan(0);
 	},
 	TEST_TIMEOUT_MS,
 );

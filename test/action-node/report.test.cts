@@ -35,6 +35,7 @@ const world = require('../support/report-world') as {
 };
 const reference = require('../support/report-reference') as {
 	referenceReport: (workspace: { messages: Json[]; conversations: Json[]; channels: Json[] }, period: Json) => Json;
+	referenceReportWithClock: (workspace: { messages: Json[]; conversations: Json[]; channels: Json[] }, period: Json) => Json;
 	compareWithReference: (items: Json[], expected: Json, groupBy?: string) => Json[];
 };
 const { sandboxClient } = require('../../sandbox/client') as { sandboxClient: (sandbox: unknown, key?: string) => { listAll: (path: string) => Promise<Json[]> } };
@@ -199,7 +200,7 @@ describe('a reference written from the definitions agrees with the operation on 
 			timeZone,
 		);
 		expect(result.status).toBe('success');
-		const expected = reference.referenceReport(data, { start: startMs, end: endMs, timeZone, targetMinutes, channelTypes, groupBy });
+		const expected = reference.referenceReportWithClock(data, { start: startMs, end: endMs, timeZone, targetMinutes, channelTypes, groupBy });
 		const found = reference.compareWithReference(result.json, expected, groupBy);
 		compared++;
 		messagesCompared += data.messages.length;

@@ -10,7 +10,7 @@ const { startDemo, EXAMPLE_IDS } = require('../../harness/demo');
 const { sharedN8n } = require('../support/n8n/shared');
 const { OMNICHANNEL_TOOL_TYPE, connectMcp, mcpRequestStatus, resultText, startFakeChatModel, toolCall } = require('../support/n8n/mcp');
 const { textOf } = require('../support/n8n/chat-memory');
-const { referenceReport, compareWithReference, compareTeamWithReference } = require('../support/report-reference');
+const { referenceReportV11, referenceComparison, withBotShare, compareWithReference, compareTeamWithReference } = require('../support/report-reference');
 const { localMidnight, localDate } = require('../support/report-world');
 
 const QUIET_PERIOD_MS = 3000;
@@ -45,11 +45,17 @@ describe('examples/ in the demo environment', () => {
 		const { timeZone } = total;
 		const yesterday = (now) => [localMidnight(localDate(1, timeZone, now), timeZone), localMidnight(localDate(0, timeZone, now), timeZone)];
 		expect([yesterday(Date.now()), yesterday(Date.now() - 600_000)]).toContainEqual([Date.parse(total.periodStart), Date.parse(total.periodEnd)]);
+		// Compared with the day before yesterday (node version 1.1, Compare With Previous Period).
+		const dayBefore = (now) => [localMidnight(localDate(2, timeZone, now), timeZone), localMidnight(localDate(1, timeZone, now), timeZone)];
+		expect([dayBefore(Date.now()), dayBefore(Date.now() - 600_000)]).toContainEqual([Date.parse(total.previousPeriodStart), Date.parse(total.previousPeriodEnd)]);
 		const data = { messages: await client.listAll('/messages', {}, { maxPages: 1000 }), conversations: await client.listAll('/conversations'), channels: await client.listAll('/channels') };
-		const expected = referenceReport(data, { start: Date.parse(total.periodStart), end: Date.parse(total.periodEnd), timeZone });
+		const period = { start: Date.parse(total.periodStart), end: Date.parse(total.periodEnd), timeZone, firstResponseTargetMinutes: 15, replyTargetMinutes: 15 };
+		const previous = { kind: 'previousPeriod', start: Date.parse(total.previousPeriodStart), end: Date.parse(total.previousPeriodEnd) };
+		const expected = referenceComparison(withBotShare(data, (p) => referenceReportV11(data, p)), period, previous);
 		expect(compareWithReference(items, expected)).toEqual([]);
 		// Group By Person, the bot's share and the text, as the references of issue 52 compute them.
-		expect(compareTeamWithReference(items, data, { start: Date.parse(total.periodStart), end: Date.parse(total.periodEnd), timeZone, groupBy: 'person' })).toEqual([]);
+		expect(compareTeamWithReference(items, data, { ...period, groupBy: 'person', version: 1.1 })).toEqual([]);
+		expect(total.text).toContain('- Reply time (every wait): ');
 		expect(items.filter((item) => item.scope === 'person').length).toBeGreaterThan(0);
 		expect(total.text).toMatch(/^\*Support report\* /);
 		expect(nodeOutput(run, 'Show the report')).toEqual([{ html: total.html }]);
@@ -64,8 +70,8 @@ describe('examples/ in the demo environment', () => {
 			const total = await checkDailyReport();
 			// The demo's recent activity gives yesterday work of every kind.
 			expect(total).toMatchObject({ customerMessages: expect.any(Number), botMessages: expect.any(Number), personMessages: expect.any(Number) });
-			expect(Math.min(total.customerMessages, total.botMessages, total.personMessages, total.firstResponses)).toBeGreaterThan(0);
-			console.log(`examples: daily report ${JSON.stringify({ conversations: total.conversationsWithActivity, customerMessages: total.customerMessages, firstResponses: total.firstResponses, waitingAtEnd: total.waitingAtEnd, handOvers: total.handOvers, ratings: total.ratings })}`);
+			expect(Math.min(total.customerMessages, total.botMessages, total.personMessages, total.waitsAnswered)).toBeGreaterThan(0);
+			console.log(`examples: daily report ${JSON.stringify({ conversations: total.conversationsWithActivity, customerMessages: total.customerMessages, firstResponses: total.firstResponses, waitsAnswered: total.waitsAnswered, previousCustomerMessages: total.previousCustomerMessages, waitingAtEnd: total.waitingAtEnd, handOvers: total.handOvers, ratings: total.ratings })}`);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -2,10 +2,11 @@
 // Report > Get in queue mode (the run's shared cluster: PostgreSQL, Redis,
 // main, two workers, a webhook process): manual runs go to the workers. The
 // known day gives exactly its figures, and the random workspace agrees with
-// the reference, as in regular mode (test/action-node/report.n8n.test.js).
+// the reference, as in regular mode (test/action-node/report.n8n.test.js),
+// in node version 1.1 with Business Hours and the previous period too.
 const { nodeOutput, waitFor } = require('../../harness');
 const { openQueueContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { REPORT_NODE, prepareReports, checkKnownDay, checkRandom } = require('../support/n8n/report');
+const { REPORT_NODE, prepareReports, checkKnownDay, checkRandom, checkTrusted } = require('../support/n8n/report');
 
 const counts = {};
 let ctx;
@@ -51,6 +52,15 @@ test(
 	async () => {
 		counts.random = await checkRandom(nodeOutput(await runOnWorker(prepared.ids.random), REPORT_NODE), ctx.sandbox, prepared.random);
 		expect(counts.random.buckets).toBe(73);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'version 1.1 on a worker, with Business Hours and the previous period: the reference agrees',
+	async () => {
+		counts.trusted = await checkTrusted(nodeOutput(await runOnWorker(prepared.ids.trusted), REPORT_NODE), ctx.sandbox, prepared.random);
+		expect(counts.trusted.previousCustomerMessages).toBeGreaterThan(0);
 	},
 	TEST_TIMEOUT_MS,
 );

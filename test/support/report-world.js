@@ -142,7 +142,7 @@ async function knownDay(sandbox, { timeZone = 'America/Los_Angeles', daysAgo = 3
 
 	const endWait = (E - (S + 12 * HOUR)) / MINUTE; // 720 on a 24-hour day
 	const zero = {
-		conversationsWithActivity: 0, newConversations: 0, customerMessages: 0, botMessages: 0, personMessages: 0, failedMessages: 0,
+		clock: 'calendar', conversationsWithActivity: 0, newConversations: 0, customerMessages: 0, botMessages: 0, personMessages: 0, failedMessages: 0,
 		firstResponses: 0, botFirstResponses: 0, personFirstResponses: 0,
 		firstResponseMedianMinutes: null, firstResponseP90Minutes: null, botFirstResponseMedianMinutes: null, botFirstResponseP90Minutes: null,
 		personFirstResponseMedianMinutes: null, personFirstResponseP90Minutes: null, targetMinutes: 15, answeredWithinTarget: 0, answeredWithinTargetShare: null,

@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_HAND_OVER_HOURS, handOverMarkerOf } from '../../shared/handOverToPerson';
 import { messageAuthor } from '../../shared/messageAuthors';
 import { bucketIndex } from './calendar';
+import { FIRST_BY_BOT, FIRST_BY_PERSON, FIRST_METRIC_COUNT, FirstMessages, FirstMetric } from './firstResponse';
 import type { ReportPlan } from './plan';
 import { ratingScore } from './ratings';
 import { Channels, Conversations, Metric, METRIC_COUNT, SampleKind, Samples } from './state';
@@ -72,6 +73,15 @@ export class ReportAggregator {
 
 	private readonly handOvers = new Map<string, HandOver>();
 
+	/** First responses (firstResponse.ts): per conversation, and counters per channel (by index), in total and per bucket. */
+	readonly first = new FirstMessages();
+
+	readonly firstByChannel: Float64Array[] = [];
+
+	readonly firstTotal = new Float64Array(FIRST_METRIC_COUNT);
+
+	readonly firstBuckets: Float64Array[];
+
 	private readonly bucketStarts: Float64Array;
 
 	private readonly targetMs: number;
@@ -81,6 +91,7 @@ export class ReportAggregator {
 	constructor(private readonly plan: ReportPlan) {
 		this.bucketStarts = Float64Array.from(plan.buckets);
 		this.buckets = plan.buckets.map(() => new Float64Array(METRIC_COUNT));
+		this.firstBuckets = plan.buckets.map(() => new Float64Array(FIRST_METRIC_COUNT));
 		this.targetMs = plan.targetMinutes * 60_000;
 		this.team = new TeamState(this.targetMs, { people: plan.groupBy === 'person', conversations: plan.groupBy === 'conversation' });
 	}
@@ -96,9 +107,9 @@ export class ReportAggregator {
 		if (bucket >= 0) this.buckets[bucket][metric] += by;
 	}
 
-	private longest(channel: number, bucket: number, waitedMs: number): void {
+	private longest(channel: number, bucket: number, waitedMs: number, metric = Metric.LongestWaitMs): void {
 		const raise = (counters: Float64Array) => {
-			counters[Metric.LongestWaitMs] = Math.max(counters[Metric.LongestWaitMs], waitedMs);
+			counters[metric] = Math.max(counters[metric], waitedMs);
 		};
 		raise(this.channels.counters[channel]);
 		raise(this.total);
@@ -128,6 +139,7 @@ export class ReportAggregator {
 			this.conversations.customer[conversation] = String(record.customer_id ?? '');
 			const created = timeOf(record, 'created_at');
 			if (created >= this.plan.startMs && created < this.plan.endMs) {
+				this.first.created(conversation);
 				this.count(Metric.NewConversations, this.conversations.channel[conversation], this.bucketOf(created));
 			}
 		}
@@ -149,6 +161,7 @@ export class ReportAggregator {
 					this.count(Metric.CustomerMessages, channel, bucket);
 					// Going back in time: the earliest customer message since the last reply opened the wait.
 					state.waitStart[conversation] = time;
+					this.first.customerMessage(conversation, time, state.laterReply[conversation], state.laterReplyKind[conversation]);
 					break;
 				case 'rating': {
 					this.count(Metric.Ratings, channel, bucket);
@@ -212,23 +225,76 @@ export class ReportAggregator {
 		const bucket = this.bucketOf(start);
 		const reply = state.laterReply[conversation];
 		if (Number.isNaN(reply)) {
-			const waited = this.plan.endMs - start;
+			const waited = this.duration(start, this.plan.endMs);
 			this.count(Metric.WaitingAtEnd, channel, bucket);
 			if (waited > this.targetMs) this.count(Metric.WaitsDecided, channel, bucket);
 			this.longest(channel, bucket, waited);
+			this.calendarWait(channel, bucket, this.plan.endMs - start, false);
 			this.openWaits.push({ conversation, startMs: start });
 			this.team.waitOpen(conversation, start);
 			return;
 		}
-		const responseMs = reply - start;
+		const responseMs = this.duration(start, reply);
 		const kind = state.laterReplyKind[conversation] as SampleKind;
 		this.count(Metric.FirstResponses, channel, bucket);
 		this.count(kind === SampleKind.BotResponse ? Metric.BotFirstResponses : Metric.PersonFirstResponses, channel, bucket);
 		this.count(Metric.WaitsDecided, channel, bucket);
 		if (responseMs <= this.targetMs) this.count(Metric.AnsweredWithinTarget, channel, bucket);
 		this.longest(channel, bucket, responseMs);
-		this.samples.add(kind, responseMs, channel, bucket);
-		this.team.waitAnswered(conversation, start, reply, kind);
+		this.calendarWait(channel, bucket, reply - start, true);
+		this.samples.add(kind, responseMs, channel, bucket, reply - start);
+		this.team.waitAnswered(conversation, start, reply, kind, responseMs);
+	}
+
+	/** The time from one instant to another by the report's clock: the calendar's, or the open time of Business Hours. */
+	duration(fromMs: number, toMs: number): number {
+		return this.plan.businessHours ? this.plan.businessHours.between(fromMs, toMs) : toMs - fromMs;
+	}
+
+	/** With Business Hours, the clock-dependent figures of a wait by the calendar's clock too. */
+	private calendarWait(channel: number, bucket: number, calendarMs: number, answered: boolean): void {
+		if (!this.plan.businessHours) return;
+		if (answered || calendarMs > this.targetMs) this.count(Metric.CalendarWaitsDecided, channel, bucket);
+		if (answered && calendarMs <= this.targetMs) this.count(Metric.CalendarAnsweredWithinTarget, channel, bucket);
+		this.longest(channel, bucket, calendarMs, Metric.CalendarLongestWaitMs);
+	}
+
+	private countFirst(metric: FirstMetric, channel: number, bucket: number): void {
+		while (this.firstByChannel.length <= channel) this.firstByChannel.push(new Float64Array(FIRST_METRIC_COUNT));
+		this.firstByChannel[channel][metric]++;
+		this.firstTotal[metric]++;
+		if (bucket >= 0) this.firstBuckets[bucket][metric]++;
+	}
+
+	/** Each conversation created in the period: its first customer message answered (by whom, how fast) or still awaiting an answer. */
+	private countFirstResponses(): void {
+		const { first } = this;
+		const targetMs = this.plan.firstResponseTargetMinutes * 60_000;
+		const business = this.plan.businessHours !== undefined;
+		for (let conversation = 0; conversation < this.conversations.count; conversation++) {
+			const start = first.customer[conversation];
+			if (first.createdInPeriod[conversation] !== 1 || Number.isNaN(start)) continue;
+			const channel = this.conversations.channel[conversation];
+			const bucket = this.bucketOf(start);
+			const answer = first.answer[conversation];
+			if (Number.isNaN(answer)) {
+				this.countFirst(FirstMetric.Awaiting, channel, bucket);
+				if (this.duration(start, this.plan.endMs) > targetMs) this.countFirst(FirstMetric.Decided, channel, bucket);
+				if (business && this.plan.endMs - start > targetMs) this.countFirst(FirstMetric.CalendarDecided, channel, bucket);
+				continue;
+			}
+			const responseMs = this.duration(start, answer);
+			const byBot = first.answerKind[conversation] === SampleKind.BotResponse;
+			this.countFirst(FirstMetric.Answered, channel, bucket);
+			this.countFirst(byBot ? FirstMetric.ByBot : FirstMetric.ByPerson, channel, bucket);
+			this.countFirst(FirstMetric.Decided, channel, bucket);
+			if (responseMs <= targetMs) this.countFirst(FirstMetric.WithinTarget, channel, bucket);
+			if (business) {
+				this.countFirst(FirstMetric.CalendarDecided, channel, bucket);
+				if (answer - start <= targetMs) this.countFirst(FirstMetric.CalendarWithinTarget, channel, bucket);
+			}
+			this.samples.add(byBot ? FIRST_BY_BOT : FIRST_BY_PERSON, responseMs, channel, bucket, answer - start);
+		}
 	}
 
 	/** Conversations a message of the period showed that the conversations list did not give (moved while it was read). */
@@ -248,6 +314,7 @@ export class ReportAggregator {
 		for (let conversation = 0; conversation < state.count; conversation++) {
 			if (!Number.isNaN(state.waitStart[conversation])) this.closeWait(conversation);
 		}
+		this.countFirstResponses();
 		for (const [episode, handOver] of this.handOvers) {
 			const channel = state.channel[handOver.conversation];
 			const bucket = this.bucketOf(handOver.first);
@@ -255,8 +322,9 @@ export class ReportAggregator {
 			this.count(Metric.HandOvers, channel, bucket);
 			if (handOver.personAfter < until) {
 				this.count(Metric.HandOversAnswered, channel, bucket);
-				this.samples.add(SampleKind.HandOverToPerson, handOver.personAfter - handOver.first, channel, bucket);
-				this.team.handOver(episode, handOver.conversation, handOver.first, 'answered', handOver.personAfter - handOver.first);
+				const toPersonMs = this.duration(handOver.first, handOver.personAfter);
+				this.samples.add(SampleKind.HandOverToPerson, toPersonMs, channel, bucket, handOver.personAfter - handOver.first);
+				this.team.handOver(episode, handOver.conversation, handOver.first, 'answered', toPersonMs, handOver.personAfter - handOver.first);
 			} else if (until <= this.plan.endMs) {
 				this.count(Metric.HandOversExpired, channel, bucket);
 				this.team.handOver(episode, handOver.conversation, handOver.first, 'expired', NaN);

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ReportAggregator } from './aggregate';
 import { isoInZone } from './calendar';
+import { clockOf } from './clockFields';
 import type { ChannelInfo } from './format';
 import { minutes } from './format';
 import type { ReportPlan } from './plan';
@@ -41,7 +42,8 @@ export function conversationItems(aggregator: ReportAggregator, plan: ReportPlan
 	const { team, conversations } = aggregator;
 	const channelOf = new Map(channels.map((channel) => [channel.id, channel]));
 	const iso = isoInZoneCached(plan.timeZone);
-	const period = { periodStart: iso(plan.startMs), periodEnd: iso(plan.endMs), timeZone: plan.timeZone };
+	const period = { periodStart: iso(plan.startMs), periodEnd: iso(plan.endMs), timeZone: plan.timeZone, clock: clockOf(plan) };
+	const business = plan.businessHours !== undefined;
 	const at = (ms: number) => (Number.isNaN(ms) ? null : iso(ms));
 	const nameOf = (id: string | undefined) => (id === undefined ? null : (plan.personNames.get(id) ?? null));
 	const rows: Array<{ first: number; id: string; index: number }> = [];
@@ -68,7 +70,8 @@ export function conversationItems(aggregator: ReportAggregator, plan: ReportPlan
 			firstMessageAt: at(team.firstActivity[index]),
 			lastMessageAt: at(team.lastActivity[index]),
 			firstCustomerMessageAt: at(firstCustomer),
-			firstWaitReplyMinutes: firstAnswered ? minutes(team.firstAnsweredReply[index] - firstCustomer) : null,
+			firstWaitReplyMinutes: firstAnswered ? minutes(team.firstAnsweredMs[index]) : null,
+			...(business ? { calendarFirstWaitReplyMinutes: firstAnswered ? minutes(team.firstAnsweredReply[index] - firstCustomer) : null } : {}),
 			firstWaitReplyBy: firstBy,
 			firstWaitReplyPersonId: firstPerson ?? null,
 			firstWaitReplyPersonName: nameOf(firstPerson),

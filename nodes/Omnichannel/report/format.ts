@@ -10,6 +10,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ReportAggregator } from './aggregate';
 import { isoInZone } from './calendar';
+import { calendarCounters, calendarFields, clockOf } from './clockFields';
+import { calendarFirstCounters, FIRST_BY_BOT, FIRST_BY_PERSON, FIRST_METRIC_COUNT, FIRST_RESPONSE_CLOCK_FIELDS, firstResponseFigures, withFieldDefinitions } from './firstResponse';
+import type { FirstSamples } from './firstResponse';
 import type { ReportPlan } from './plan';
 import { Metric, nearestRank, SampleKind } from './state';
 
@@ -37,13 +40,53 @@ interface ScopeSamples {
 const NO_SAMPLES: ScopeSamples = { responses: new Float64Array(0), bot: new Float64Array(0), person: new Float64Array(0), toPerson: new Float64Array(0) };
 
 /** Every scope's samples of one grouping, computed once (a sort per group). */
-function samplesBy(aggregator: ReportAggregator, by: 'channel' | 'bucket' | 'all', groups: number): ScopeSamples[] {
+function samplesBy(aggregator: ReportAggregator, by: 'channel' | 'bucket' | 'all', groups: number, clock: 'report' | 'calendar' = 'report'): ScopeSamples[] {
 	const { samples } = aggregator;
-	const responses = samples.grouped([SampleKind.BotResponse, SampleKind.PersonResponse], by, groups);
-	const bot = samples.grouped([SampleKind.BotResponse], by, groups);
-	const person = samples.grouped([SampleKind.PersonResponse], by, groups);
-	const toPerson = samples.grouped([SampleKind.HandOverToPerson], by, groups);
+	const responses = samples.grouped([SampleKind.BotResponse, SampleKind.PersonResponse], by, groups, clock);
+	const bot = samples.grouped([SampleKind.BotResponse], by, groups, clock);
+	const person = samples.grouped([SampleKind.PersonResponse], by, groups, clock);
+	const toPerson = samples.grouped([SampleKind.HandOverToPerson], by, groups, clock);
 	return responses.map((_, group) => ({ responses: responses[group], bot: bot[group], person: person[group], toPerson: toPerson[group] }));
+}
+
+function firstSamplesBy(aggregator: ReportAggregator, by: 'channel' | 'bucket' | 'all', groups: number, clock: 'report' | 'calendar'): FirstSamples[] {
+	const { samples } = aggregator;
+	const all = samples.grouped([FIRST_BY_BOT, FIRST_BY_PERSON], by, groups, clock);
+	const bot = samples.grouped([FIRST_BY_BOT], by, groups, clock);
+	const person = samples.grouped([FIRST_BY_PERSON], by, groups, clock);
+	return all.map((_, group) => ({ all: all[group], bot: bot[group], person: person[group] }));
+}
+
+/** A scope's samples: by the report's clock, with Business Hours by the calendar's, and (version 1.1) the first responses' alike. */
+interface Clocked {
+	samples: ScopeSamples;
+	calendar?: ScopeSamples;
+	first?: FirstSamples;
+	firstCalendar?: FirstSamples;
+}
+
+function clockedSamplesBy(aggregator: ReportAggregator, plan: ReportPlan, by: 'channel' | 'bucket' | 'all', groups: number): Clocked[] {
+	const report = samplesBy(aggregator, by, groups);
+	const calendar = plan.businessHours ? samplesBy(aggregator, by, groups, 'calendar') : undefined;
+	const first = plan.fieldDefinitions ? firstSamplesBy(aggregator, by, groups, 'report') : undefined;
+	const firstCalendar = plan.fieldDefinitions && plan.businessHours ? firstSamplesBy(aggregator, by, groups, 'calendar') : undefined;
+	return report.map((samples, group) => ({ samples, calendar: calendar?.[group], first: first?.[group], firstCalendar: firstCalendar?.[group] }));
+}
+
+const NO_FIRST_SAMPLES: FirstSamples = { all: new Float64Array(0), bot: new Float64Array(0), person: new Float64Array(0) };
+
+/** A scope's figures by one clock: version 1's, or from version 1.1 first response and reply time as the field names them. */
+function scopeFigures(plan: ReportPlan, counters: Float64Array, samples: ScopeSamples, firstCounters: Float64Array, first: FirstSamples | undefined): IDataObject {
+	const perWait = figures(plan, counters, samples);
+	return plan.fieldDefinitions ? withFieldDefinitions(perWait, firstResponseFigures(firstCounters, first ?? NO_FIRST_SAMPLES, plan.firstResponseTargetMinutes)) : perWait;
+}
+
+/** A scope's figures with the clock they use, and with Business Hours the calendar's beside them. */
+function clockedFigures(plan: ReportPlan, counters: Float64Array, clocked: Clocked, firstCounters: Float64Array = new Float64Array(FIRST_METRIC_COUNT)): IDataObject {
+	const own = { clock: clockOf(plan), ...scopeFigures(plan, counters, clocked.samples, firstCounters, clocked.first) };
+	if (!clocked.calendar) return own;
+	const calendar = scopeFigures(plan, calendarCounters(counters), clocked.calendar, calendarFirstCounters(firstCounters), clocked.firstCalendar);
+	return { ...own, ...calendarFields(calendar, plan.fieldDefinitions ? FIRST_RESPONSE_CLOCK_FIELDS : undefined) };
 }
 
 /** The figures of one scope (a channel, the total, a bucket). */
@@ -96,7 +139,8 @@ export function reportItems(aggregator: ReportAggregator, plan: ReportPlan, chan
 	const period = { periodStart: isoInZone(plan.startMs, plan.timeZone), periodEnd: isoInZone(plan.endMs, plan.timeZone), timeZone: plan.timeZone };
 	const none = { channelId: null, channelName: null, channelType: null, channelActive: null };
 	const empty = new Float64Array(aggregator.total.length);
-	const byChannel = samplesBy(aggregator, 'channel', aggregator.channels.ids.length);
+	const byChannel = clockedSamplesBy(aggregator, plan, 'channel', aggregator.channels.ids.length);
+	const noSamples: Clocked = { samples: NO_SAMPLES, calendar: plan.businessHours ? NO_SAMPLES : undefined };
 	const channelItems = channels.map((channel) => {
 		const index = aggregator.channels.find(channel.id);
 		return {
@@ -106,7 +150,7 @@ export function reportItems(aggregator: ReportAggregator, plan: ReportPlan, chan
 			channelType: channel.type,
 			channelActive: channel.active,
 			...period,
-			...(index === undefined ? figures(plan, empty, NO_SAMPLES) : figures(plan, aggregator.channels.counters[index], byChannel[index])),
+			...(index === undefined ? clockedFigures(plan, empty, noSamples) : clockedFigures(plan, aggregator.channels.counters[index], byChannel[index], aggregator.firstByChannel[index])),
 		};
 	});
 	const names = new Map(channels.map((channel) => [channel.id, channel.name]));
@@ -118,18 +162,19 @@ export function reportItems(aggregator: ReportAggregator, plan: ReportPlan, chan
 			channelName: names.get(channelId) ?? '',
 			customerId: aggregator.conversations.customer[conversation] ?? null,
 			since: isoInZone(startMs, plan.timeZone),
-			minutesWaited: minutes(plan.endMs - startMs),
+			minutesWaited: minutes(aggregator.duration(startMs, plan.endMs)),
+			...(plan.businessHours ? { calendarMinutesWaited: minutes(plan.endMs - startMs) } : {}),
 		};
 	});
-	const total = { scope: 'total', ...none, ...period, ...figures(plan, aggregator.total, samplesBy(aggregator, 'all', 1)[0]), waiting };
-	const byBucket = plan.buckets.length === 0 ? [] : samplesBy(aggregator, 'bucket', plan.buckets.length);
+	const total = { scope: 'total', ...none, ...period, ...clockedFigures(plan, aggregator.total, clockedSamplesBy(aggregator, plan, 'all', 1)[0], aggregator.firstTotal), waiting };
+	const byBucket = plan.buckets.length === 0 ? [] : clockedSamplesBy(aggregator, plan, 'bucket', plan.buckets.length);
 	const buckets = plan.buckets.map((start, index) => ({
 		scope: plan.groupBy,
 		...none,
 		periodStart: isoInZone(start, plan.timeZone),
 		periodEnd: isoInZone(plan.buckets[index + 1] ?? plan.endMs, plan.timeZone),
 		timeZone: plan.timeZone,
-		...figures(plan, aggregator.buckets[index], byBucket[index]),
+		...clockedFigures(plan, aggregator.buckets[index], byBucket[index], aggregator.firstBuckets[index]),
 	}));
 	return { channels: channelItems, total, buckets };
 }

@@ -15,6 +15,8 @@ export function peopleTable(people: IDataObject[]): string {
 	const head = HEADINGS.map((label, index) => `<th style="text-align:${index === 0 ? 'left' : 'right'};padding:4px 8px 4px 0;font-size:12px;color:${MUTED};border-bottom:1px solid #d9e2ec">${label}</th>`).join('');
 	const rows = people
 		.map((person) => {
+			// Version 1.1 names the target figures as the total's reply time figures (people.ts).
+			const [share, within] = 'repliedWithinTarget' in person ? [person.repliedWithinTargetShare, person.repliedWithinTarget] : [person.withinTargetShare, person.withinTarget];
 			const who = person.personName ? `${escape(person.personName)} <span style="color:${MUTED}">${escape(person.personId)}</span>` : escape(person.personId);
 			return `<tr>${[
 				cell(who, 'left'),
@@ -22,11 +24,11 @@ export function peopleTable(people: IDataObject[]): string {
 				cell(show(person.waitsAnswered)),
 				cell(show(person.replyTimeMedianMinutes, ' min')),
 				cell(show(person.replyTimeP90Minutes, ' min')),
-				cell(`${percent(person.withinTargetShare)} <span style="color:${MUTED}">(${show(person.withinTarget)})</span>`),
+				cell(`${percent(share)} <span style="color:${MUTED}">(${show(within)})</span>`),
 				cell(show(person.handOversTaken)),
 				cell(show(person.handOverMedianMinutesToPerson, ' min')),
 			].join('')}</tr>`;
 		})
 		.join('');
-	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">People <span style="font-weight:normal;color:${MUTED}">(within ${show(people[0].targetMinutes)} min)</span></h3><table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;${FONT}"><tr>${head}</tr>${rows}</table>`;
+	return `<h3 style="${FONT};font-size:15px;margin:18px 0 6px">People <span style="font-weight:normal;color:${MUTED}">(within ${show(people[0].replyTargetMinutes ?? people[0].targetMinutes)} min${people[0].clock === 'businessHours' ? ', times in business hours' : ''})</span></h3><table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;${FONT}"><tr>${head}</tr>${rows}</table>`;
 }

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ItemValidator } from '../helpers/validation';
 import type { ReportAggregator } from './aggregate';
 import { isoInZone } from './calendar';
+import { calendarName, clockOf } from './clockFields';
 import { minutes, ratio } from './format';
 import type { ReportPlan } from './plan';
 import { nearestRank } from './state';
@@ -47,15 +48,37 @@ export function personNamesOf(validator: ItemValidator, value: unknown): Map<str
 
 const sortedOf = (values: number[]) => Float64Array.from(values).sort();
 
-/** The person items, most replies first (ties: by id). */
+/** The names of a person's target figures: version 1.1 names them as the total's reply time figures. */
+const targetNames = (plan: ReportPlan) =>
+	plan.fieldDefinitions
+		? { target: 'replyTargetMinutes', within: 'repliedWithinTarget', share: 'repliedWithinTargetShare' }
+		: { target: 'targetMinutes', within: 'withinTarget', share: 'withinTargetShare' };
+
+/** A person's reply and hand-over figures from their times (ms) by one clock, in the item's order. */
+function personFigures(team: ReportAggregator['team'], plan: ReportPlan, responses: number[], toPerson: number[], withTarget: boolean): IDataObject {
+	const names = targetNames(plan);
+	const sorted = sortedOf(responses);
+	const within = responses.filter((ms) => team.withinTarget(ms)).length;
+	return {
+		replyTimeMedianMinutes: minutes(nearestRank(sorted, 0.5)),
+		replyTimeP90Minutes: minutes(nearestRank(sorted, 0.9)),
+		...(withTarget ? { [names.target]: plan.targetMinutes } : {}),
+		[names.within]: within,
+		[names.share]: ratio(within, responses.length, 4),
+		handOverMedianMinutesToPerson: minutes(nearestRank(sortedOf(toPerson), 0.5)),
+	};
+}
+
+const calendarNamed = (figures: IDataObject): IDataObject => Object.fromEntries(Object.entries(figures).map(([field, value]) => [calendarName(field), value]));
+
+/** The person items, most replies first (ties: by id); durations by the report's clock (`clock`), with Business Hours the calendar's beside them. */
 export function personItems(aggregator: ReportAggregator, plan: ReportPlan): IDataObject[] {
 	const { team } = aggregator;
-	const period = { periodStart: isoInZone(plan.startMs, plan.timeZone), periodEnd: isoInZone(plan.endMs, plan.timeZone), timeZone: plan.timeZone };
+	const period = { periodStart: isoInZone(plan.startMs, plan.timeZone), periodEnd: isoInZone(plan.endMs, plan.timeZone), timeZone: plan.timeZone, clock: clockOf(plan) };
 	return [...team.people.entries()]
 		.sort(([a, first], [b, second]) => second.replies - first.replies || (a < b ? -1 : a > b ? 1 : 0))
 		.map(([id, person]) => {
-			const responses = sortedOf(person.responses);
-			const within = person.responses.filter((ms) => team.withinTarget(ms)).length;
+			const { handOverMedianMinutesToPerson, ...replies } = personFigures(team, plan, person.responses, person.toPerson, true);
 			return {
 				scope: 'person',
 				personId: id,
@@ -63,14 +86,11 @@ export function personItems(aggregator: ReportAggregator, plan: ReportPlan): IDa
 				...period,
 				replies: person.replies,
 				failedReplies: person.failedReplies,
-				waitsAnswered: responses.length,
-				replyTimeMedianMinutes: minutes(nearestRank(responses, 0.5)),
-				replyTimeP90Minutes: minutes(nearestRank(responses, 0.9)),
-				targetMinutes: plan.targetMinutes,
-				withinTarget: within,
-				withinTargetShare: ratio(within, responses.length, 4),
+				waitsAnswered: person.responses.length,
+				...replies,
 				handOversTaken: person.handOversTaken,
-				handOverMedianMinutesToPerson: minutes(nearestRank(sortedOf(person.toPerson), 0.5)),
+				handOverMedianMinutesToPerson,
+				...(plan.businessHours ? calendarNamed(personFigures(team, plan, person.calendarResponses, person.calendarToPerson, false)) : {}),
 			};
 		});
 }

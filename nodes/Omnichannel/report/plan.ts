@@ -9,6 +9,11 @@ import { CHANNEL_TYPE_LABELS } from '../../shared/channelTypes';
 import { isDateGiven, localTime, toEpochMs } from '../helpers/dates';
 import { collection } from '../helpers/parameters';
 import { ItemValidator } from '../helpers/validation';
+import { businessClockOf } from './businessHours';
+import { COMPARE_FIELD, COMPARE_WITH, previousWindow } from './compare';
+import type { CompareWith, PreviousWindow } from './compare';
+import { FIELD_DEFINITIONS_VERSION } from './firstResponse';
+import type { BusinessClock } from './businessHours';
 import { addDays, addLocalDays, bucketStarts, startOfDate } from './calendar';
 import type { BucketUnit } from './calendar';
 import { personNamesOf } from './people';
@@ -34,11 +39,20 @@ export interface ReportPlan {
 	buckets: number[];
 	/** Only channels of these types; undefined: every channel. */
 	channelTypes?: Set<string>;
+	/** The reply-time target: each wait's (version 1 calls it the first response target). */
 	targetMinutes: number;
+	/** Version 1.1 on: the first response target (per conversation). */
+	firstResponseTargetMinutes: number;
+	/** Version 1.1 on: the items name first response and reply time as the field does (firstResponse.ts). */
+	fieldDefinitions: boolean;
 	includeHtml: boolean;
 	/** Names for people's ids (Person Names), for the person items and the HTML. */
 	personNames: Map<string, string>;
 	includeText: boolean;
+	/** Compare With: the previous window (compare.ts); undefined: no comparison. */
+	previous?: PreviousWindow;
+	/** Business Hours: durations count open time only; undefined: the calendar's clock. */
+	businessHours?: BusinessClock;
 }
 
 /** A positive number up to `max`, decimals allowed. */
@@ -64,8 +78,9 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 	const kind = validator.oneOf<PeriodKind>('Period', context.getNodeParameter('period', itemIndex, 'previousDays'), ['previousDays', 'lastHours', 'custom']);
 	let startMs: number;
 	let endMs: number;
+	let days: number | undefined;
 	if (kind === 'previousDays') {
-		const days = validator.number('Days', context.getNodeParameter('days', itemIndex, 1), 1, MAX_PERIOD_DAYS);
+		days = validator.number('Days', context.getNodeParameter('days', itemIndex, 1), 1, MAX_PERIOD_DAYS);
 		if (!Number.isInteger(days)) validator.fail('Days', `${days} is not a whole number`, `Enter a whole number of days from 1 to ${MAX_PERIOD_DAYS}; 1 is yesterday.`);
 		const today = localTime(now, timeZone);
 		startMs = startOfDate(addDays(today, -days), timeZone);
@@ -90,8 +105,13 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 	}
 	const groupBy = validator.oneOf<GroupBy>('Group By', context.getNodeParameter('groupBy', itemIndex, 'none'), ['none', 'day', 'hour', 'person', 'conversation']);
 	const options = collection(context, itemIndex, 'options');
-	const targetMinutes =
-		options.targetMinutes === undefined ? DEFAULT_TARGET_MINUTES : positiveNumber(validator, 'First Response Target (Minutes)', options.targetMinutes, MAX_TARGET_MINUTES);
+	const targetOption = (field: string, value: unknown) => (value === undefined ? DEFAULT_TARGET_MINUTES : positiveNumber(validator, field, value, MAX_TARGET_MINUTES));
+	const firstResponseTargetMinutes = targetOption('First Response Target (Minutes)', options.targetMinutes);
+	const fieldDefinitions = context.getNode().typeVersion >= FIELD_DEFINITIONS_VERSION;
+	// Version 1 measures each wait against the First Response Target.
+	const targetMinutes = fieldDefinitions ? targetOption('Reply Time Target (Minutes)', options.replyTargetMinutes) : firstResponseTargetMinutes;
+	const compareWith = validator.oneOf<CompareWith>(COMPARE_FIELD, options.compareWith ?? 'none', COMPARE_WITH);
+	const previous = previousWindow(validator, compareWith, { startMs, endMs, timeZone, days, now });
 	return {
 		startMs,
 		endMs,
@@ -100,8 +120,12 @@ export function reportPlan(context: IExecuteFunctions, itemIndex: number, now = 
 		buckets: (groupBy !== 'day' && groupBy !== 'hour') || endMs <= startMs ? [] : bucketStarts(startMs, endMs, groupBy, timeZone),
 		channelTypes: channelTypesOf(validator, options.channelTypes),
 		targetMinutes,
+		firstResponseTargetMinutes,
+		fieldDefinitions,
 		includeHtml: context.getNodeParameter('includeHtml', itemIndex, false) === true,
 		personNames: personNamesOf(validator, options.personNames),
 		includeText: context.getNodeParameter('includeText', itemIndex, false) === true,
+		previous,
+		businessHours: businessClockOf(validator, options, timeZone, Math.min(startMs, previous?.startMs ?? startMs), endMs, [startMs, endMs]),
 	};
 }

@@ -11,7 +11,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequestAllItems, readWindow } from '../../shared/transport';
 import type { RunContext } from '../helpers/operation';
-import type { ReportAggregator } from './aggregate';
+import type { MessageRead, ReportSink } from './compare';
 import type { ReportPlan } from './plan';
 
 export async function readReport(
@@ -19,7 +19,9 @@ export async function readReport(
 	itemIndex: number,
 	run: RunContext,
 	plan: ReportPlan,
-	aggregator: ReportAggregator,
+	aggregator: ReportSink,
+	// Compare With adds the previous window's (compare.ts); each is a time window of its own.
+	messageReads: MessageRead[] = [{ afterMs: plan.startMs, beforeMs: plan.endMs, onPage: (page) => aggregator.addMessages(page) }],
 ): Promise<IDataObject[]> {
 	const startedAt = Date.now();
 	const options = { itemIndex, ...run.throttle };
@@ -28,20 +30,15 @@ export async function readReport(
 		context,
 		'/conversations',
 		// The API's own filter: every conversation with a message in the period was updated at or after its start.
-		{ last_updated_at: Math.floor(plan.startMs / 1000) },
+		{ last_updated_at: Math.floor(Math.min(...messageReads.map((read) => read.afterMs)) / 1000) },
 		{ field: 'updated_at' },
 		(page) => aggregator.addConversations(page),
 		options,
 	);
-	const messagesRead = readWindow.call(
-		context,
-		'/messages',
-		{},
-		{ field: 'created_at', afterMs: plan.startMs, beforeMs: plan.endMs },
-		(page) => aggregator.addMessages(page),
-		options,
+	const messagesRead = messageReads.map(
+		async (read) => await readWindow.call(context, '/messages', {}, { field: 'created_at', afterMs: read.afterMs, beforeMs: read.beforeMs }, read.onPage, options),
 	);
-	const [channels] = await Promise.all([channelsRead, conversationsRead, messagesRead]);
+	const [channels] = await Promise.all([channelsRead, conversationsRead, ...messagesRead]);
 	// A conversation that got a message while the list was read moved to its top, maybe past the pages
 	// read already: those are the ones updated since the reads began.
 	if (aggregator.unlisted().length > 0) {

@@ -26,8 +26,12 @@ export enum Metric {
 	Ratings,
 	RatingsScored,
 	RatingSum,
+	/** With Business Hours: the three clock-dependent figures above by the calendar's clock. */
+	CalendarAnsweredWithinTarget,
+	CalendarWaitsDecided,
+	CalendarLongestWaitMs,
 }
-export const METRIC_COUNT = Metric.RatingSum + 1;
+export const METRIC_COUNT = Metric.CalendarLongestWaitMs + 1;
 
 /** What a response time sample measures. */
 export enum SampleKind {
@@ -62,12 +66,16 @@ export class Samples {
 
 	private kinds = new Uint8Array(1024);
 
+	/** The calendar's time of each sample (with Business Hours, `values` hold the open time). */
+	private calendar = new Float64Array(1024);
+
 	length = 0;
 
-	add(kind: SampleKind, valueMs: number, channel: number, bucket: number): void {
+	add(kind: SampleKind, valueMs: number, channel: number, bucket: number, calendarMs = valueMs): void {
 		if (this.length === this.values.length) this.grow();
 		const index = this.length++;
 		this.values[index] = valueMs;
+		this.calendar[index] = calendarMs;
 		this.channels[index] = channel;
 		this.buckets[index] = bucket;
 		this.kinds[index] = kind;
@@ -77,7 +85,8 @@ export class Samples {
 	 * The values of the kinds given, sorted ascending, in groups: one per
 	 * channel (`by: 'channel'`), one per bucket, or one for all (`groups` 1).
 	 */
-	grouped(kinds: SampleKind[], by: 'channel' | 'bucket' | 'all', groups: number): Float64Array[] {
+	grouped(kinds: SampleKind[], by: 'channel' | 'bucket' | 'all', groups: number, clock: 'report' | 'calendar' = 'report'): Float64Array[] {
+		const source = clock === 'calendar' ? this.calendar : this.values;
 		const keys = by === 'channel' ? this.channels : by === 'bucket' ? this.buckets : undefined;
 		const wanted = (index: number) => kinds.includes(this.kinds[index] as SampleKind);
 		const sizes = new Int32Array(groups);
@@ -87,7 +96,7 @@ export class Samples {
 		for (let index = 0; index < this.length; index++) {
 			if (!wanted(index)) continue;
 			const group = keys ? keys[index] : 0;
-			out[group][filled[group]++] = this.values[index];
+			out[group][filled[group]++] = source[index];
 		}
 		for (const values of out) values.sort();
 		return out;
@@ -103,7 +112,9 @@ export class Samples {
 		buckets.set(this.buckets);
 		const kinds = new Uint8Array(size);
 		kinds.set(this.kinds);
-		Object.assign(this, { values, channels, buckets, kinds });
+		const calendar = new Float64Array(size);
+		calendar.set(this.calendar);
+		Object.assign(this, { values, channels, buckets, kinds, calendar });
 	}
 }
 

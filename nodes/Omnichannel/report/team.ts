@@ -27,11 +27,13 @@ const OUTCOMES: HandOverOutcome[] = ['answered', 'expired', 'open'];
 export interface PersonState {
 	replies: number;
 	failedReplies: number;
-	/** The times of the waits this person answered (ms). */
+	/** The times of the waits this person answered (ms, the report's clock; calendar…: the calendar's). */
 	responses: number[];
+	calendarResponses: number[];
 	handOversTaken: number;
-	/** The times to this person of the hand-overs taken (ms). */
+	/** The times to this person of the hand-overs taken (ms, the report's clock; calendar…: the calendar's). */
 	toPerson: number[];
+	calendarToPerson: number[];
 }
 
 const userOf = (message: IDataObject): string => String(message.from_user_id ?? '');
@@ -70,6 +72,9 @@ export class TeamState {
 	firstAnsweredStart = new Float64Array(0);
 
 	firstAnsweredReply = new Float64Array(0);
+
+	/** The earliest answered wait's time by the report's clock (ms). */
+	firstAnsweredMs = new Float64Array(0);
 
 	firstAnsweredKind = new Uint8Array(0);
 
@@ -144,6 +149,7 @@ export class TeamState {
 		this.waitsAnswered = grow(this.waitsAnswered, i32);
 		this.firstAnsweredStart = grow(this.firstAnsweredStart, f64, NaN);
 		this.firstAnsweredReply = grow(this.firstAnsweredReply, f64, NaN);
+		this.firstAnsweredMs = grow(this.firstAnsweredMs, f64, NaN);
 		this.firstAnsweredKind = grow(this.firstAnsweredKind, u8);
 		this.waitingSince = grow(this.waitingSince, f64, NaN);
 		this.handOvers = grow(this.handOvers, i32);
@@ -155,7 +161,7 @@ export class TeamState {
 	private person(id: string): PersonState {
 		let person = this.people.get(id);
 		if (!person) {
-			person = { replies: 0, failedReplies: 0, responses: [], handOversTaken: 0, toPerson: [] };
+			person = { replies: 0, failedReplies: 0, responses: [], calendarResponses: [], handOversTaken: 0, toPerson: [], calendarToPerson: [] };
 			this.people.set(id, person);
 		}
 		return person;
@@ -229,18 +235,23 @@ export class TeamState {
 		}
 	}
 
-	/** A wait of the conversation answered by its nearest later reply; waits close newest first, so the last call is the earliest. */
-	waitAnswered(conversation: number, startMs: number, replyMs: number, kind: SampleKind): void {
+	/** A wait of the conversation answered by its nearest later reply, `responseMs` long by the report's clock; waits close newest first, so the last call is the earliest. */
+	waitAnswered(conversation: number, startMs: number, replyMs: number, kind: SampleKind, responseMs: number): void {
 		this.ensure(conversation);
 		this.flags[conversation] |= ANSWERED | (kind === SampleKind.BotResponse ? BOT_ANSWERED : 0);
 		this.firstAnsweredStart[conversation] = startMs;
 		if (!this.authors) return;
 		const person = kind === SampleKind.PersonResponse ? (this.laterReplyPerson[conversation] ?? '') : '';
-		if (this.byPerson && kind === SampleKind.PersonResponse) this.person(person).responses.push(replyMs - startMs);
+		if (this.byPerson && kind === SampleKind.PersonResponse) {
+			const state = this.person(person);
+			state.responses.push(responseMs);
+			state.calendarResponses.push(replyMs - startMs);
+		}
 		if (!this.byConversation) return;
 		this.waits[conversation]++;
 		this.waitsAnswered[conversation]++;
 		this.firstAnsweredReply[conversation] = replyMs;
+		this.firstAnsweredMs[conversation] = responseMs;
 		this.firstAnsweredKind[conversation] = kind;
 		this.firstAnsweredPerson[conversation] = person;
 	}
@@ -261,8 +272,8 @@ export class TeamState {
 		if (this.byPerson) this.handOverPerson.set(episode, this.laterPerson[conversation] ?? '');
 	}
 
-	/** Where a hand-over stands at the period's end, as the aggregator decided it. */
-	handOver(episode: string, conversation: number, firstMs: number, outcome: HandOverOutcome, toPersonMs: number): void {
+	/** Where a hand-over stands at the period's end, as the aggregator decided it; answered: after `toPersonMs` by the report's clock, `calendarToPersonMs` by the calendar's. */
+	handOver(episode: string, conversation: number, firstMs: number, outcome: HandOverOutcome, toPersonMs: number, calendarToPersonMs = toPersonMs): void {
 		this.ensure(conversation);
 		if (this.byConversation) {
 			this.handOvers[conversation]++;
@@ -278,6 +289,7 @@ export class TeamState {
 			const person = this.person(this.handOverPerson.get(episode) ?? '');
 			person.handOversTaken++;
 			person.toPerson.push(toPersonMs);
+			person.calendarToPerson.push(calendarToPersonMs);
 		}
 	}
 

@@ -1,6 +1,8 @@
 /**
  * Include Text: the report's headline as a short Markdown text for a team
- * chat, in what Slack's mrkdwn and Telegram's Markdown (legacy) share with
+ * chat (from node version 1.1 first response and reply time as the items
+ * name them; with Compare With each figure's change against the previous
+ * window), in what Slack's mrkdwn and Telegram's Markdown (legacy) share with
  * standard Markdown: `*bold*` titles (italics in standard Markdown), `- `
  * lists between blank lines (one line each in every one of them), ids in
  * `code`; characters that would start formatting in a name are replaced. At most
@@ -8,6 +10,8 @@
  * message, and Telegram's 4,096.
  */
 import type { IDataObject } from 'n8n-workflow';
+
+import { changeWords } from './compareHtml';
 
 export const TEXT_LIMIT = 3_000;
 /** The waiting customers listed, longest first. */
@@ -26,18 +30,42 @@ const show = (value: unknown, unit = '') => (typeof value === 'number' ? `${valu
 const percent = (share: unknown) => (typeof share === 'number' ? `${Math.round(share * 100)}%` : '–');
 const wallClock = (iso: unknown) => String(iso ?? '').slice(0, 16).replace('T', ' ');
 
+/** The headline lines of a total item: version 1's as they were; from 1.1 (it has replyTime…) first response per new conversation and reply time per wait. */
+function headline(total: IDataObject): string[] {
+	// With Compare With: " (▲ 2)" after a figure, the change against the previous window.
+	const change = (field: string) => {
+		const words = changeWords(total, field);
+		return words === '' ? '' : ` (${words})`;
+	};
+	const compared = total.comparedWith
+		? [`Change against ${wallClock(total.previousPeriodStart)} to ${wallClock(total.previousPeriodEnd)} in brackets (▲ up, ▼ down)`, '']
+		: [];
+	const clock = total.clock === 'businessHours' ? ', times in business hours' : '';
+	const times =
+		'replyTimeMedianMinutes' in total
+			? [
+					`- First response (new conversations): median ${show(total.firstResponseMedianMinutes, ' min')}${change('firstResponseMedianMinutes')}, p90 ${show(total.firstResponseP90Minutes, ' min')}${change('firstResponseP90Minutes')}; ${percent(total.firstResponsesWithinTargetShare)} within ${show(total.firstResponseTargetMinutes, ' min')}${change('firstResponsesWithinTargetShare')}, ${show(total.awaitingFirstResponse)} awaiting`,
+					`- Reply time (every wait): median ${show(total.replyTimeMedianMinutes, ' min')}${change('replyTimeMedianMinutes')}, p90 ${show(total.replyTimeP90Minutes, ' min')}${change('replyTimeP90Minutes')}; ${percent(total.repliedWithinTargetShare)} within ${show(total.replyTargetMinutes, ' min')}${change('repliedWithinTargetShare')} (${show(total.repliedWithinTarget)} waits)`,
+				]
+			: [
+					`- First response: median ${show(total.firstResponseMedianMinutes, ' min')}${change('firstResponseMedianMinutes')}, p90 ${show(total.firstResponseP90Minutes, ' min')}${change('firstResponseP90Minutes')}`,
+					`- Answered within ${show(total.targetMinutes, ' min')}: ${percent(total.answeredWithinTargetShare)} of waits (${show(total.answeredWithinTarget)})${change('answeredWithinTargetShare')}`,
+				];
+	return [
+		`*Support report* ${wallClock(total.periodStart)} to ${wallClock(total.periodEnd)} (${plain(total.timeZone)})${clock}`,
+		...compared,
+		`- Conversations with activity: ${show(total.conversationsWithActivity)}${change('conversationsWithActivity')} (${show(total.newConversations)} new)`,
+		...times,
+		`- Answered by the bot alone: ${percent(total.botOnlyShare)}${change('botOnlyShare')} (${show(total.botOnlyConversations)} of ${show(total.conversationsAnswered)} conversations)`,
+		`- Hand-overs to a person: ${show(total.handOvers)}${change('handOvers')} (${show(total.handOversAnswered)} answered, ${show(total.handOversExpired)} expired)`,
+		`- Mean rating: ${show(total.ratingMean)} of 5${change('ratingMean')} (${show(total.ratingsScored)} scored)`,
+		`- Waiting at the end: ${show(total.waitingAtEnd)}${change('waitingAtEnd')}`,
+	];
+}
+
 export function reportText(total: IDataObject, channels: IDataObject[]): string {
 	const names = new Map(channels.map((item) => [item.channelId, item.channelName]));
-	const head = [
-		`*Support report* ${wallClock(total.periodStart)} to ${wallClock(total.periodEnd)} (${plain(total.timeZone)})`,
-		`- Conversations with activity: ${show(total.conversationsWithActivity)} (${show(total.newConversations)} new)`,
-		`- First response: median ${show(total.firstResponseMedianMinutes, ' min')}, p90 ${show(total.firstResponseP90Minutes, ' min')}`,
-		`- Answered within ${show(total.targetMinutes, ' min')}: ${percent(total.answeredWithinTargetShare)} of waits (${show(total.answeredWithinTarget)})`,
-		`- Answered by the bot alone: ${percent(total.botOnlyShare)} (${show(total.botOnlyConversations)} of ${show(total.conversationsAnswered)} conversations)`,
-		`- Hand-overs to a person: ${show(total.handOvers)} (${show(total.handOversAnswered)} answered, ${show(total.handOversExpired)} expired)`,
-		`- Mean rating: ${show(total.ratingMean)} of 5 (${show(total.ratingsScored)} scored)`,
-		`- Waiting at the end: ${show(total.waitingAtEnd)}`,
-	];
+	const head = headline(total);
 	const waiting = (Array.isArray(total.waiting) ? total.waiting : []) as IDataObject[];
 	const lines = waiting
 		.slice(0, TEXT_WAITING)

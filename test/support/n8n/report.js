@@ -8,16 +8,18 @@
 // figures and against the reference.
 const { omnichannelCredential, sandboxClient, workflows: w } = require('../../../harness');
 const { knownDay, randomWorkspace, localMidnight } = require('../report-world');
-const { referenceReport, compareWithReference, compareTeamWithReference } = require('../report-reference');
+const { referenceReport, referenceReportV11, referenceComparison, compareWithReference, compareTeamWithReference, withBotShare } = require('../report-reference');
 
 const REPORT_NODE = 'Report';
 const RANDOM = { seed: 4242, timeZone: 'Europe/Berlin', date: '2026-10-24', endDate: '2026-10-27', groupBy: 'hour', targetMinutes: 10 };
+/** The random workspace again in node version 1.1, with Business Hours (split shifts, a closed date) and the previous period. */
+const TRUSTED = { businessHours: 'Mon-Fri 09:00-12:30, 13:30-18:00; Sat-Sun 01:30-02:30, 10:00-14:00', closedDates: '2026-10-26', firstResponseTargetMinutes: 30, replyTargetMinutes: 10 };
 
-function reportWorkflow(id, credential, timeZone, parameters) {
+function reportWorkflow(id, credential, timeZone, parameters, typeVersion = 1) {
 	const built = w.workflow({
 		id,
 		name: `Report ${id}`,
-		nodes: [w.manualTrigger(), w.omnichannelNode(REPORT_NODE, credential, { resource: 'report', operation: 'get', ...parameters })],
+		nodes: [w.manualTrigger(), w.omnichannelNode(REPORT_NODE, credential, { resource: 'report', operation: 'get', ...parameters }, { typeVersion })],
 		connections: w.chain('Start', REPORT_NODE),
 	});
 	return { ...built, settings: { ...built.settings, timezone: timeZone } };
@@ -37,7 +39,7 @@ async function prepareReports(sandbox, prefix) {
 		day: omnichannelCredential({ id: `${prefix}ReportDay00`.padEnd(16, '0'), name: `${prefix} report known day`, baseUrl: sandbox.base_url, apiKey: day.key }),
 		random: omnichannelCredential({ id: `${prefix}ReportRnd00`.padEnd(16, '0'), name: `${prefix} report random`, baseUrl: sandbox.base_url, apiKey: random.key }),
 	};
-	const ids = { day: `${prefix}ReportDayWf`.padEnd(16, '0'), random: `${prefix}ReportRndWf`.padEnd(16, '0'), ...teamWorkflowIds(prefix) };
+	const ids = { day: `${prefix}ReportDayWf`.padEnd(16, '0'), random: `${prefix}ReportRndWf`.padEnd(16, '0'), trusted: `${prefix}ReportTrsWf`.padEnd(16, '0'), ...teamWorkflowIds(prefix) };
 	const workflows = [
 		reportWorkflow(ids.day, credentials.day, day.timeZone, { period: 'custom', after: day.period.after, before: day.period.before, includeHtml: true }),
 		reportWorkflow(ids.random, credentials.random, RANDOM.timeZone, {
@@ -47,6 +49,20 @@ async function prepareReports(sandbox, prefix) {
 			groupBy: RANDOM.groupBy,
 			options: { targetMinutes: RANDOM.targetMinutes },
 		}),
+		reportWorkflow(
+			ids.trusted,
+			credentials.random,
+			RANDOM.timeZone,
+			{
+				period: 'custom',
+				after: `${RANDOM.date}T00:00:00`,
+				before: `${RANDOM.endDate}T00:00:00`,
+				groupBy: RANDOM.groupBy,
+				includeHtml: true,
+				options: { businessHours: TRUSTED.businessHours, closedDates: TRUSTED.closedDates, compareWith: 'previousPeriod', targetMinutes: TRUSTED.firstResponseTargetMinutes, replyTargetMinutes: TRUSTED.replyTargetMinutes },
+			},
+			1.1,
+		),
 		...teamWorkflows(ids, credentials, day),
 	];
 	return { day, random: { ...random, startMs, endMs }, credentials: Object.values(credentials), workflows, ids };
@@ -85,7 +101,7 @@ async function checkRandom(items, sandbox, random) {
 // text; the random workspace by conversation.
 const PERSON_NAME = 'Dana <Support>';
 
-const teamWorkflowIds = (prefix) => ({ dayPeople: `${prefix}ReportPplWf`.padEnd(16, '0'), randomRows: `${prefix}ReportRowWf`.padEnd(16, '0') });
+const teamWorkflowIds = (prefix) => ({ dayPeople: `${prefix}ReportPplWf`.padEnd(16, '0'), randomRows: `${prefix}ReportRowWf`.padEnd(16, '0'), trustedRows: `${prefix}ReportTRwWf`.padEnd(16, '0') });
 
 const MARKDOWN_NODE = 'Text as HTML';
 
@@ -111,6 +127,21 @@ function teamWorkflows(ids, credentials, day) {
 			groupBy: 'conversation',
 			options: { targetMinutes: RANDOM.targetMinutes },
 		}),
+		// Issue 52's items with issue 51's options: version 1.1, Business Hours, the previous period, the text.
+		reportWorkflow(
+			ids.trustedRows,
+			credentials.random,
+			RANDOM.timeZone,
+			{
+				period: 'custom',
+				after: `${RANDOM.date}T00:00:00`,
+				before: `${RANDOM.endDate}T00:00:00`,
+				groupBy: 'conversation',
+				includeText: true,
+				options: { businessHours: TRUSTED.businessHours, closedDates: TRUSTED.closedDates, compareWith: 'previousPeriod', targetMinutes: TRUSTED.firstResponseTargetMinutes, replyTargetMinutes: TRUSTED.replyTargetMinutes },
+			},
+			1.1,
+		),
 	];
 }
 
@@ -146,4 +177,37 @@ async function checkRandomTeam(items, sandbox, random, groupBy) {
 	return { messages: data.messages.length, conversationItems: items.filter((item) => item.scope === 'conversation').length, differences: differences.length };
 }
 
-module.exports = { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkKnownDayTeam, checkRandomTeam };
+/** The version 1.1 report of the random workspace, with Business Hours and the previous period, against the reference; returns counts to print. */
+async function checkTrusted(items, sandbox, random) {
+	const client = sandboxClient(sandbox, random.key);
+	const data = { messages: await client.listAll('/messages'), conversations: await client.listAll('/conversations'), channels: await client.listAll('/channels') };
+	const period = { start: random.startMs, end: random.endMs, timeZone: RANDOM.timeZone, groupBy: RANDOM.groupBy, ...TRUSTED };
+	const previous = { kind: 'previousPeriod', start: random.startMs - (random.endMs - random.startMs), end: random.startMs };
+	const expected = referenceComparison(withBotShare(data, (p) => referenceReportV11(data, p)), period, previous);
+	const differences = compareWithReference(items, expected, RANDOM.groupBy);
+	expect(differences).toEqual([]);
+	const total = items.find((item) => item.scope === 'total');
+	expect(total).toMatchObject({ clock: 'businessHours', comparedWith: 'previousPeriod' });
+	expect(total.html).toContain('times in business hours');
+	return { messages: data.messages.length, firstResponses: total.firstResponses, waitsAnswered: total.waitsAnswered, previousCustomerMessages: total.previousCustomerMessages, differences: differences.length };
+}
+
+/** The random workspace by conversation in version 1.1 with Business Hours and the previous period: the conversation items by the business clock, the compared figures with the bot's share, and the text with its changes. */
+async function checkTrustedTeam(items, sandbox, random) {
+	const client = sandboxClient(sandbox, random.key);
+	const data = { messages: await client.listAll('/messages'), conversations: await client.listAll('/conversations'), channels: await client.listAll('/channels') };
+	const period = { start: random.startMs, end: random.endMs, timeZone: RANDOM.timeZone, ...TRUSTED, groupBy: 'conversation', version: 1.1 };
+	const previous = { kind: 'previousPeriod', start: random.startMs - (random.endMs - random.startMs), end: random.startMs };
+	const differences = compareTeamWithReference(items, data, period);
+	differences.push(...compareWithReference(items, referenceComparison(withBotShare(data, (p) => referenceReportV11(data, p)), { ...period, groupBy: 'none' }, previous)));
+	expect(differences).toEqual([]);
+	const total = items.find((item) => item.scope === 'total');
+	const lines = total.text.split('\n');
+	expect(lines[0]).toMatch(/, times in business hours$/);
+	expect(lines[2]).toMatch(/^Change against /);
+	expect(lines.filter((line) => /first response/i.test(line))).toEqual([expect.stringMatching(/^- First response \(new conversations\): /)]);
+	const rows = items.filter((item) => item.scope === 'conversation');
+	return { conversationItems: rows.length, businessClockRows: rows.filter((row) => row.firstWaitReplyMinutes !== row.calendarFirstWaitReplyMinutes).length, changeBotOnlyShare: total.changeBotOnlyShare, differences: differences.length };
+}
+
+module.exports = { REPORT_NODE, MARKDOWN_NODE, prepareReports, checkKnownDay, checkRandom, checkTrusted, checkKnownDayTeam, checkRandomTeam, checkTrustedTeam };

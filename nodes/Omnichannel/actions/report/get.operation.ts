@@ -15,7 +15,7 @@ import { MAX_PERIOD_DAYS, MAX_PERIOD_HOURS, MAX_TARGET_MINUTES } from '../../rep
 
 /** The Operation picker's description, and the tool's for a model. */
 export const REPORT_DESCRIPTION =
-	'Report a period per channel and in total: conversations, customer messages, replies by the bot and by people, first response times, who is still waiting, hand-overs to a person and ratings';
+	'Report a period per channel and in total: conversations, customer messages, replies by the bot and by people, first response and reply times, who is still waiting, hand-overs to a person and ratings';
 
 const properties: INodeProperties[] = [
 	{
@@ -102,6 +102,15 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Business Hours',
+				name: 'businessHours',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Mon-Fri 09:00-12:30, 13:30-18:00; Sat 10:00-14:00',
+				description:
+					'Count durations (response times, waits, time to a person) only within these hours of the workflow time zone: weekdays, then their intervals; parts separated by semicolons. Items then say clock "businessHours" and keep the calendar figures beside them.',
+			},
+			{
 				displayName: 'Channel Types',
 				name: 'channelTypes',
 				type: 'multiOptions',
@@ -110,13 +119,34 @@ const properties: INodeProperties[] = [
 				description: 'Only channels of these types; none: every channel of the workspace',
 			},
 			{
+				displayName: 'Closed Dates',
+				name: 'closedDates',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 2026-12-25, 2026-12-26',
+				description: 'Dates (YYYY-MM-DD, separated by commas) without business hours, such as holidays; needs Business Hours',
+			},
+			{
+				displayName: 'Compare With',
+				name: 'compareWith',
+				type: 'options',
+				options: [
+					{ name: 'Nothing', value: 'none' },
+					{ name: 'Previous Period', value: 'previousPeriod', description: 'The period of the same length just before (for Previous Days: as many whole days before)' },
+					{ name: 'Same Days a Week Earlier', value: 'weekEarlier', description: 'The same period 7 days earlier (periods of up to 7 days)' },
+				],
+				default: 'none',
+				description: "Whether to add each figure's previous value and its change (previous…, change…) to every item, read in the same pass",
+			},
+			{
 				displayName: 'First Response Target (Minutes)',
 				name: 'targetMinutes',
 				type: 'number',
 				typeOptions: { minValue: 0.01, maxValue: MAX_TARGET_MINUTES },
 				// DEFAULT_TARGET_MINUTES (lint wants a literal here)
 				default: 15,
-				description: 'A customer should get a first answer within this many minutes; the report counts how many did',
+				description:
+					'A new conversation should get its first answer within this many minutes; the report counts how many did (node version 1: every wait, see Reply Time Target)',
 			},
 			{
 				displayName: 'Person Names',
@@ -124,6 +154,16 @@ const properties: INodeProperties[] = [
 				type: 'json',
 				default: '{}',
 				description: 'Names for the people\'s IDs in the person and conversation items and the HTML, as JSON: {"usr_2LmQ8vX4kT0bR7nW5cZp": "Dana"} (the API lists no people)',
+			},
+			{
+				displayName: 'Reply Time Target (Minutes)',
+				name: 'replyTargetMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0.01, maxValue: MAX_TARGET_MINUTES },
+				// DEFAULT_TARGET_MINUTES (lint wants a literal here)
+				default: 15,
+				description: 'Every customer message that waits for an answer should get one within this many minutes; the report counts how many did',
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 			},
 		],
 	},
