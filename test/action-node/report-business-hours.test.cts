@@ -19,6 +19,7 @@ import { useSandbox } from '../support/suite.cjs';
 const world = require('../support/report-world') as {
 	randomWorkspace: (sandbox: unknown, options: { seed: number; startMs: number; endMs: number; conversations?: number }) => Promise<{ key: string; channels: Json[] }>;
 	localMidnight: (date: string, timeZone: string) => number;
+	localDays: (date: string, days: number, timeZone: string) => { startMs: number; endMs: number; endDate: string };
 	prng: (seed: number) => { next: () => number; int: (min: number, max: number) => number; pick: <T>(list: T[]) => T; chance: (p: number) => boolean };
 };
 const reference = require('../support/report-reference') as {
@@ -172,9 +173,7 @@ describe('the reference agrees with the operation on random workspaces with rand
 		const [timeZone, date] = PERIODS[SEEDS.indexOf(seed) % PERIODS.length];
 		// Each period starts the day before its zone's change of the clocks: two or three days hold it.
 		const days = random.int(2, 3);
-		const startMs = world.localMidnight(date, timeZone);
-		const endDate = new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-		const endMs = world.localMidnight(endDate, timeZone);
+		const { startMs, endMs, endDate } = world.localDays(date, days, timeZone);
 		const groupBy = random.pick(['none', 'day', 'hour']);
 		const targetMinutes = random.pick([15, 5, 60, 240]);
 		const businessHours = randomSchedule(random);

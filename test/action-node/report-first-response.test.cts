@@ -22,6 +22,8 @@ const world = require('../support/report-world') as {
 	knownDay: (sandbox: unknown, options?: { timeZone?: string; daysAgo?: number }) => Promise<KnownDay>;
 	randomWorkspace: (sandbox: unknown, options: { seed: number; startMs: number; endMs: number; conversations?: number }) => Promise<{ key: string; channels: Json[] }>;
 	localMidnight: (date: string, timeZone: string) => number;
+	localDays: (date: string, days: number, timeZone: string) => { startMs: number; endMs: number; endDate: string };
+	randomDays: (random: unknown, options: { zones: string[]; fixed: string[]; fixedChance: number }) => { timeZone: string; days: number; date: string; startMs: number; endMs: number; endDate: string };
 	localDate: (daysAgo: number, timeZone: string, now?: number) => string;
 	prng: (seed: number) => { int: (min: number, max: number) => number; pick: <T>(list: T[]) => T; chance: (p: number) => boolean };
 };
@@ -138,12 +140,7 @@ describe('the reference agrees with version 1.1 on random workspaces', () => {
 
 	test.each(SEEDS)('seed %d', async (seed) => {
 		const random = world.prng(seed);
-		const timeZone = random.pick(ZONES);
-		const days = random.int(1, 3);
-		const date = random.chance(0.5) ? random.pick(FIXED) : world.localDate(random.int(days + 1, 20), timeZone);
-		const startMs = world.localMidnight(date, timeZone);
-		const endDate = new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-		const endMs = world.localMidnight(endDate, timeZone);
+		const { timeZone, date, startMs, endMs, endDate } = world.randomDays(random, { zones: ZONES, fixed: FIXED, fixedChance: 0.5 });
 		const groupBy = random.pick(['none', 'day', 'hour']);
 		const firstResponseTargetMinutes = random.pick([15, 5, 60, 0.5]);
 		const replyTargetMinutes = random.pick([15, 10, 120]);

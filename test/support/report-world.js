@@ -41,6 +41,20 @@ function localDate(daysAgo, timeZone, now = Date.now()) {
 	return moved.toISOString().slice(0, 10);
 }
 
+/** The `days` local days from `date` (YYYY-MM-DD) in the zone: [startMs, endMs), and the date after the last of them. */
+function localDays(date, days, timeZone) {
+	const endDate = new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+	return { startMs: localMidnight(date, timeZone), endMs: localMidnight(endDate, timeZone), endDate };
+}
+
+/** A past period of 1 to 3 whole local days for the property tests: a zone of `zones`, a date of `fixed` (before a change of the clocks) with chance `fixedChance`, else of the last 20 days. */
+function randomDays(random, { zones, fixed, fixedChance }) {
+	const timeZone = random.pick(zones);
+	const days = random.int(1, 3);
+	const date = random.chance(fixedChance) ? random.pick(fixed) : localDate(random.int(days + 1, 20), timeZone);
+	return { timeZone, days, date, ...localDays(date, days, timeZone) };
+}
+
 /** A workspace of its own with a key holding every scope, and a client for it. */
 async function newWorkspace(client) {
 	const { app_id: appId } = await client.control('POST', '/workspaces', { owner_name: 'Report Owner' });
@@ -289,4 +303,4 @@ async function randomWorkspace(sandbox, { seed, startMs, endMs, conversations = 
 	return { appId, key, channels };
 }
 
-module.exports = { knownDay, randomWorkspace, localMidnight, localDate, offsetOf, prng };
+module.exports = { knownDay, randomWorkspace, localMidnight, localDate, localDays, randomDays, offsetOf, prng };
