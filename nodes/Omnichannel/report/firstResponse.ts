@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { nearestRank } from './state';
+import { grown, nearestRank } from './state';
 import type { SampleKind } from './state';
 
 /** The node version whose items name first response and reply time as the field does. */
@@ -47,20 +47,10 @@ export class FirstMessages {
 		if (index < this.customer.length) return;
 		let size = this.customer.length;
 		while (size <= index) size *= 2;
-		const float64 = (old: Float64Array) => {
-			const grown = new Float64Array(size).fill(NaN);
-			grown.set(old);
-			return grown;
-		};
-		const uint8 = (old: Uint8Array) => {
-			const grown = new Uint8Array(size);
-			grown.set(old);
-			return grown;
-		};
-		this.customer = float64(this.customer);
-		this.answer = float64(this.answer);
-		this.answerKind = uint8(this.answerKind);
-		this.createdInPeriod = uint8(this.createdInPeriod);
+		this.customer = grown(this.customer, size, NaN);
+		this.answer = grown(this.answer, size, NaN);
+		this.answerKind = grown(this.answerKind, size);
+		this.createdInPeriod = grown(this.createdInPeriod, size);
 	}
 
 	/** A customer message, with the nearest later reply of its conversation (NaN: none yet). */

@@ -5,6 +5,14 @@
  * "Reports").
  */
 
+/** `old` copied into a new array `size` long whose new places hold `fill`: the per-conversation arrays grow as conversations come. */
+export function grown<T extends Float64Array | Int32Array | Uint8Array>(old: T, size: number, fill = 0): T {
+	const copy = new (old.constructor as new (length: number) => T)(size);
+	copy.fill(fill, old.length);
+	copy.set(old as ArrayLike<number>);
+	return copy;
+}
+
 /** Figures counted per scope (a channel, the total, a bucket). */
 export enum Metric {
 	ConversationsWithActivity,
@@ -183,29 +191,14 @@ export class Conversations {
 
 	private grow(): void {
 		const size = this.channel.length * 2;
-		const int32 = (old: Int32Array, fill: number) => {
-			const grown = new Int32Array(size).fill(fill);
-			grown.set(old);
-			return grown;
-		};
-		const float64 = (old: Float64Array) => {
-			const grown = new Float64Array(size).fill(NaN);
-			grown.set(old);
-			return grown;
-		};
-		const uint8 = (old: Uint8Array) => {
-			const grown = new Uint8Array(size);
-			grown.set(old);
-			return grown;
-		};
-		this.channel = int32(this.channel, NONE);
-		this.activeBucket = int32(this.activeBucket, 0);
-		this.listed = uint8(this.listed);
-		this.active = uint8(this.active);
-		this.laterReplyKind = uint8(this.laterReplyKind);
-		this.waitStart = float64(this.waitStart);
-		this.laterReply = float64(this.laterReply);
-		this.laterPerson = float64(this.laterPerson);
+		this.channel = grown(this.channel, size, NONE);
+		this.activeBucket = grown(this.activeBucket, size);
+		this.listed = grown(this.listed, size);
+		this.active = grown(this.active, size);
+		this.laterReplyKind = grown(this.laterReplyKind, size);
+		this.waitStart = grown(this.waitStart, size, NaN);
+		this.laterReply = grown(this.laterReply, size, NaN);
+		this.laterPerson = grown(this.laterPerson, size, NaN);
 	}
 }
 

@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { messageAuthor } from '../../shared/messageAuthors';
 import type { MessageKind } from './aggregate';
 import { ratingScore } from './ratings';
-import { SampleKind } from './state';
+import { grown, SampleKind } from './state';
 
 /** Flags per conversation. */
 export const ANSWERED = 1;
@@ -126,35 +126,26 @@ export class TeamState {
 		if (conversation < this.size) return;
 		let size = Math.max(256, this.size);
 		while (size <= conversation) size *= 2;
-		const grow = <T extends Float64Array | Int32Array | Uint8Array>(old: T, make: (n: number) => T, fill?: number): T => {
-			const grown = make(size);
-			if (fill !== undefined) grown.fill(fill);
-			grown.set(old as never);
-			return grown;
-		};
-		const f64 = (n: number) => new Float64Array(n);
-		const i32 = (n: number) => new Int32Array(n);
-		const u8 = (n: number) => new Uint8Array(n);
-		this.flags = grow(this.flags, u8);
-		this.firstActivity = grow(this.firstActivity, f64, NaN);
-		this.lastActivity = grow(this.lastActivity, f64, NaN);
-		this.firstCustomer = grow(this.firstCustomer, f64, NaN);
-		this.customerMessages = grow(this.customerMessages, i32);
-		this.botMessages = grow(this.botMessages, i32);
-		this.personMessages = grow(this.personMessages, i32);
-		this.failedMessages = grow(this.failedMessages, i32);
-		this.ratings = grow(this.ratings, i32);
-		this.latestScore = grow(this.latestScore, f64, NaN);
-		this.waits = grow(this.waits, i32);
-		this.waitsAnswered = grow(this.waitsAnswered, i32);
-		this.firstAnsweredStart = grow(this.firstAnsweredStart, f64, NaN);
-		this.firstAnsweredReply = grow(this.firstAnsweredReply, f64, NaN);
-		this.firstAnsweredMs = grow(this.firstAnsweredMs, f64, NaN);
-		this.firstAnsweredKind = grow(this.firstAnsweredKind, u8);
-		this.waitingSince = grow(this.waitingSince, f64, NaN);
-		this.handOvers = grow(this.handOvers, i32);
-		this.firstHandOver = grow(this.firstHandOver, f64, NaN);
-		this.firstHandOverOutcome = grow(this.firstHandOverOutcome, u8);
+		this.flags = grown(this.flags, size);
+		this.firstActivity = grown(this.firstActivity, size, NaN);
+		this.lastActivity = grown(this.lastActivity, size, NaN);
+		this.firstCustomer = grown(this.firstCustomer, size, NaN);
+		this.customerMessages = grown(this.customerMessages, size);
+		this.botMessages = grown(this.botMessages, size);
+		this.personMessages = grown(this.personMessages, size);
+		this.failedMessages = grown(this.failedMessages, size);
+		this.ratings = grown(this.ratings, size);
+		this.latestScore = grown(this.latestScore, size, NaN);
+		this.waits = grown(this.waits, size);
+		this.waitsAnswered = grown(this.waitsAnswered, size);
+		this.firstAnsweredStart = grown(this.firstAnsweredStart, size, NaN);
+		this.firstAnsweredReply = grown(this.firstAnsweredReply, size, NaN);
+		this.firstAnsweredMs = grown(this.firstAnsweredMs, size, NaN);
+		this.firstAnsweredKind = grown(this.firstAnsweredKind, size);
+		this.waitingSince = grown(this.waitingSince, size, NaN);
+		this.handOvers = grown(this.handOvers, size);
+		this.firstHandOver = grown(this.firstHandOver, size, NaN);
+		this.firstHandOverOutcome = grown(this.firstHandOverOutcome, size);
 		this.size = size;
 	}
 
