@@ -80,27 +80,49 @@ afterAll(async () => {
 
 const actionsOf = (outputs) => outputs.reduce((all, json) => ({ ...all, [json._upsert.action]: (all[json._upsert.action] ?? 0) + 1 }), {});
 
+const ROUNDS_AT_MOST = 3;
+
+/**
+ * Runs `round(attempt)`, two executions posted at the same moment with people
+ * of their own, until Bull gave one to each worker: a worker with free slots
+ * may take both jobs (seen in CI under load), and that round then tested two
+ * executions in one process, not the lock between two. Every round's own
+ * checks must pass; returns the executions per worker of each round.
+ */
+async function onTwoWorkers(round) {
+	const rounds = [];
+	for (let attempt = 0; attempt < ROUNDS_AT_MOST; attempt++) {
+		const before = cluster.workerExecutionIds().map((ids) => ids.size);
+		await round(attempt);
+		const perWorker = cluster.workerExecutionIds().map((ids, index) => ids.size - before[index]);
+		rounds.push(perWorker);
+		if (perWorker.every((count) => count === 1)) break;
+	}
+	return rounds;
+}
+
 test.each([
 	['Automatic (reads all contacts first here)', PATH, 'twoWorkers', 30],
 	['Search Each Row', MORE[0].path, 'twoWorkersSearchEachRow', 31],
 ])(
 	'two executions with the same people, at the same moment on two workers, %s: one contact per person',
 	async (_label, path, key, area) => {
-		const tag = `q${crypto.randomBytes(4).toString('hex')}`;
-		const before = cluster.workerExecutionIds().map((ids) => ids.size);
-		// The same 400 people in both runs, in the same order: both reach each person at about the same moment (other writings in the second).
-		const first = crmRows({ people: 400, repeats: 40, tag, area });
-		const second = crmRows({ people: 400, repeats: 40, tag, area }).map((row, index) => (index % 2 ? { ...row, email: row.email?.toUpperCase() } : row));
-		const [a, b] = await Promise.all([post(first, path), post(second, path)]);
-		const counts = countPeople(await client.listAll('/contacts', { search: tag }), tag);
-		const perWorker = cluster.workerExecutionIds().map((ids, index) => ids.size - before[index]);
-		const actions = actionsOf([...a, ...b]);
-		summary[key] = { rows: first.length + second.length, ...counts, actions, executionsPerWorker: perWorker };
-		console.log(`create-or-update (queue, ${key}): ${JSON.stringify(summary[key])}`);
-		expect(perWorker).toEqual([1, 1]);
-		expect(counts).toEqual({ contacts: 400, people: 400, duplicates: 0 });
-		expect(actions.created).toBe(400);
-		expect([...matchedByMistakes(first, a), ...matchedByMistakes(second, b)]).toEqual([]);
+		const rounds = await onTwoWorkers(async (attempt) => {
+			const tag = `q${crypto.randomBytes(4).toString('hex')}`;
+			// The same 400 people in both runs, in the same order: both reach each person at about the same moment (other writings in the second); another area code each round.
+			const first = crmRows({ people: 400, repeats: 40, tag, area: area + 2 * attempt });
+			const second = crmRows({ people: 400, repeats: 40, tag, area: area + 2 * attempt }).map((row, index) => (index % 2 ? { ...row, email: row.email?.toUpperCase() } : row));
+			const [a, b] = await Promise.all([post(first, path), post(second, path)]);
+			const counts = countPeople(await client.listAll('/contacts', { search: tag }), tag);
+			const actions = actionsOf([...a, ...b]);
+			summary[key] = { rows: first.length + second.length, ...counts, actions, round: attempt + 1 };
+			console.log(`create-or-update (queue, ${key}): ${JSON.stringify(summary[key])}`);
+			expect(counts).toEqual({ contacts: 400, people: 400, duplicates: 0 });
+			expect(actions.created).toBe(400);
+			expect([...matchedByMistakes(first, a), ...matchedByMistakes(second, b)]).toEqual([]);
+		});
+		summary[key].executionsPerWorker = rounds;
+		expect(rounds[rounds.length - 1]).toEqual([1, 1]);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -111,24 +133,25 @@ test.each([
 ])(
 	'two executions whose rows of a person carry other fields, at the same moment on two workers (100 ms per request), %s: every person created once, by one row',
 	async (_label, path, key, area) => {
-		const { people, runs } = twoRunsOfPeople({ perShape: 5, tag: letterTag(crypto.randomBytes(6)), area });
-		const before = cluster.workerExecutionIds().map((ids) => ids.size);
-		await client.control('PUT', '/faults', { latency_ms: 100 });
-		let outputs;
-		try {
-			outputs = await Promise.all(runs.map((rows) => post(rows, path)));
-		} finally {
-			await client.control('DELETE', '/faults');
-		}
-		const contacts = (await client.listAll('/contacts')).filter((contact) => people.some((one) => one.name === contact.name));
-		const perWorker = cluster.workerExecutionIds().map((ids, index) => ids.size - before[index]);
-		const byShape = countByShape(people, contacts, outputs.flat());
-		summary[key] = { ...byShape, executionsPerWorker: perWorker };
-		console.log(`create-or-update (queue, ${key}): ${JSON.stringify(summary[key])}`);
-		expect(perWorker).toEqual([1, 1]);
-		for (const counts of Object.values(byShape)) expect(counts).toEqual({ people: counts.people, contacts: counts.people, created: counts.people });
-		expect(outputs.flat().flatMap((json) => json._upsert.merged ?? [])).toEqual([]);
-		expect(runs.flatMap((rows, run) => matchedByMistakes(rows, outputs[run]))).toEqual([]);
+		const rounds = await onTwoWorkers(async (attempt) => {
+			const { people, runs } = twoRunsOfPeople({ perShape: 5, tag: letterTag(crypto.randomBytes(6)), area: area + 2 * attempt });
+			await client.control('PUT', '/faults', { latency_ms: 100 });
+			let outputs;
+			try {
+				outputs = await Promise.all(runs.map((rows) => post(rows, path)));
+			} finally {
+				await client.control('DELETE', '/faults');
+			}
+			const contacts = (await client.listAll('/contacts')).filter((contact) => people.some((one) => one.name === contact.name));
+			const byShape = countByShape(people, contacts, outputs.flat());
+			summary[key] = { ...byShape, round: attempt + 1 };
+			console.log(`create-or-update (queue, ${key}): ${JSON.stringify(summary[key])}`);
+			for (const counts of Object.values(byShape)) expect(counts).toEqual({ people: counts.people, contacts: counts.people, created: counts.people });
+			expect(outputs.flat().flatMap((json) => json._upsert.merged ?? [])).toEqual([]);
+			expect(runs.flatMap((rows, run) => matchedByMistakes(rows, outputs[run]))).toEqual([]);
+		});
+		summary[key].executionsPerWorker = rounds;
+		expect(rounds[rounds.length - 1]).toEqual([1, 1]);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -136,26 +159,27 @@ test.each([
 test(
 	'two workflows, the same 40 people at the same moment on two workers (100 ms per request): one contact per person',
 	async () => {
-		const tag = `q${crypto.randomBytes(4).toString('hex')}`;
-		const before = cluster.workerExecutionIds().map((ids) => ids.size);
-		const people = crmRows({ people: 40, tag, area: 50 });
-		await client.control('PUT', '/faults', { latency_ms: 100 });
-		let outputs;
-		try {
-			outputs = await Promise.all([post(people, MORE[1].path), post(people.map((row) => ({ ...row, email: row.email.toUpperCase() })), MORE[2].path)]);
-		} finally {
-			await client.control('DELETE', '/faults');
-		}
-		const counts = countPeople(await client.listAll('/contacts', { search: tag }), tag);
-		const perWorker = cluster.workerExecutionIds().map((ids, index) => ids.size - before[index]);
-		const merged = new Set(outputs.flat().flatMap((json) => json._upsert.merged ?? []));
-		summary.twoWorkflows = { rows: 80, ...counts, actions: actionsOf(outputs.flat()), merged: merged.size, executionsPerWorker: perWorker };
-		console.log(`create-or-update (queue, two workflows): ${JSON.stringify(summary.twoWorkflows)}`);
-		expect(perWorker).toEqual([1, 1]);
-		expect(counts).toEqual({ contacts: 40, people: 40, duplicates: 0 });
-		// A row whose contact was merged into the one kept says updated: created counts new people.
-		expect(summary.twoWorkflows.actions.created).toBe(40);
-		expect([...matchedByMistakes(people, outputs[0]), ...matchedByMistakes(people, outputs[1])]).toEqual([]);
+		const rounds = await onTwoWorkers(async (attempt) => {
+			const tag = `q${crypto.randomBytes(4).toString('hex')}`;
+			const people = crmRows({ people: 40, tag, area: 50 + 2 * attempt });
+			await client.control('PUT', '/faults', { latency_ms: 100 });
+			let outputs;
+			try {
+				outputs = await Promise.all([post(people, MORE[1].path), post(people.map((row) => ({ ...row, email: row.email.toUpperCase() })), MORE[2].path)]);
+			} finally {
+				await client.control('DELETE', '/faults');
+			}
+			const counts = countPeople(await client.listAll('/contacts', { search: tag }), tag);
+			const merged = new Set(outputs.flat().flatMap((json) => json._upsert.merged ?? []));
+			summary.twoWorkflows = { rows: 80, ...counts, actions: actionsOf(outputs.flat()), merged: merged.size, round: attempt + 1 };
+			console.log(`create-or-update (queue, two workflows): ${JSON.stringify(summary.twoWorkflows)}`);
+			expect(counts).toEqual({ contacts: 40, people: 40, duplicates: 0 });
+			// A row whose contact was merged into the one kept says updated: created counts new people.
+			expect(summary.twoWorkflows.actions.created).toBe(40);
+			expect([...matchedByMistakes(people, outputs[0]), ...matchedByMistakes(people, outputs[1])]).toEqual([]);
+		});
+		summary.twoWorkflows.executionsPerWorker = rounds;
+		expect(rounds[rounds.length - 1]).toEqual([1, 1]);
 	},
 	TEST_TIMEOUT_MS,
 );
