@@ -127,25 +127,28 @@ export class TeamState {
 		let size = Math.max(256, this.size);
 		while (size <= conversation) size *= 2;
 		this.flags = grown(this.flags, size);
-		this.firstActivity = grown(this.firstActivity, size, NaN);
-		this.lastActivity = grown(this.lastActivity, size, NaN);
-		this.firstCustomer = grown(this.firstCustomer, size, NaN);
-		this.customerMessages = grown(this.customerMessages, size);
-		this.botMessages = grown(this.botMessages, size);
-		this.personMessages = grown(this.personMessages, size);
-		this.failedMessages = grown(this.failedMessages, size);
-		this.ratings = grown(this.ratings, size);
-		this.latestScore = grown(this.latestScore, size, NaN);
-		this.waits = grown(this.waits, size);
-		this.waitsAnswered = grown(this.waitsAnswered, size);
 		this.firstAnsweredStart = grown(this.firstAnsweredStart, size, NaN);
-		this.firstAnsweredReply = grown(this.firstAnsweredReply, size, NaN);
-		this.firstAnsweredMs = grown(this.firstAnsweredMs, size, NaN);
-		this.firstAnsweredKind = grown(this.firstAnsweredKind, size);
-		this.waitingSince = grown(this.waitingSince, size, NaN);
-		this.handOvers = grown(this.handOvers, size);
-		this.firstHandOver = grown(this.firstHandOver, size, NaN);
-		this.firstHandOverOutcome = grown(this.firstHandOverOutcome, size);
+		// The rest only Group By Conversation reads: a report without it keeps two arrays per conversation, not twenty.
+		if (this.byConversation) {
+			this.firstActivity = grown(this.firstActivity, size, NaN);
+			this.lastActivity = grown(this.lastActivity, size, NaN);
+			this.firstCustomer = grown(this.firstCustomer, size, NaN);
+			this.customerMessages = grown(this.customerMessages, size);
+			this.botMessages = grown(this.botMessages, size);
+			this.personMessages = grown(this.personMessages, size);
+			this.failedMessages = grown(this.failedMessages, size);
+			this.ratings = grown(this.ratings, size);
+			this.latestScore = grown(this.latestScore, size, NaN);
+			this.waits = grown(this.waits, size);
+			this.waitsAnswered = grown(this.waitsAnswered, size);
+			this.firstAnsweredReply = grown(this.firstAnsweredReply, size, NaN);
+			this.firstAnsweredMs = grown(this.firstAnsweredMs, size, NaN);
+			this.firstAnsweredKind = grown(this.firstAnsweredKind, size);
+			this.waitingSince = grown(this.waitingSince, size, NaN);
+			this.handOvers = grown(this.handOvers, size);
+			this.firstHandOver = grown(this.firstHandOver, size, NaN);
+			this.firstHandOverOutcome = grown(this.firstHandOverOutcome, size);
+		}
 		this.size = size;
 	}
 
