@@ -46,6 +46,22 @@ function percentile(values, p) {
 }
 
 const minutes = (ms) => (ms === null ? null : Math.round(ms / 600) / 100);
+
+/** Response times by whom answered: counts, median and p90 of all, the bot's and people's (the docs' "first response" figures of either definition). */
+function responseFigures(bot, person) {
+	const all = [...bot, ...person];
+	return {
+		firstResponses: all.length,
+		botFirstResponses: bot.length,
+		personFirstResponses: person.length,
+		firstResponseMedianMinutes: minutes(percentile(all, 0.5)),
+		firstResponseP90Minutes: minutes(percentile(all, 0.9)),
+		botFirstResponseMedianMinutes: minutes(percentile(bot, 0.5)),
+		botFirstResponseP90Minutes: minutes(percentile(bot, 0.9)),
+		personFirstResponseMedianMinutes: minutes(percentile(person, 0.5)),
+		personFirstResponseP90Minutes: minutes(percentile(person, 0.9)),
+	};
+}
 const share = (part, whole, digits) => (whole === 0 ? null : Math.round((part / whole) * 10 ** digits) / 10 ** digits);
 const time = (value) => Date.parse(value);
 const chronological = (a, b) => time(a.created_at) - time(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -90,7 +106,6 @@ function emptyFigures() {
 }
 
 function figuresOf(f, targetMinutes) {
-	const responses = [...f.bot, ...f.person];
 	return {
 		conversationsWithActivity: f.conversations.size,
 		newConversations: f.newConversations,
@@ -98,15 +113,7 @@ function figuresOf(f, targetMinutes) {
 		botMessages: f.botMessages,
 		personMessages: f.personMessages,
 		failedMessages: f.failedMessages,
-		firstResponses: responses.length,
-		botFirstResponses: f.bot.length,
-		personFirstResponses: f.person.length,
-		firstResponseMedianMinutes: minutes(percentile(responses, 0.5)),
-		firstResponseP90Minutes: minutes(percentile(responses, 0.9)),
-		botFirstResponseMedianMinutes: minutes(percentile(f.bot, 0.5)),
-		botFirstResponseP90Minutes: minutes(percentile(f.bot, 0.9)),
-		personFirstResponseMedianMinutes: minutes(percentile(f.person, 0.5)),
-		personFirstResponseP90Minutes: minutes(percentile(f.person, 0.9)),
+		...responseFigures(f.bot, f.person),
 		targetMinutes,
 		answeredWithinTarget: f.within,
 		answeredWithinTargetShare: share(f.within, f.decided, 4),
@@ -368,17 +375,8 @@ function referenceFirstResponses({ messages, conversations, channels }, { start,
 		}
 	}
 	const figures = (f) => {
-		const all = [...f.bot, ...f.person];
 		return {
-			firstResponses: all.length,
-			botFirstResponses: f.bot.length,
-			personFirstResponses: f.person.length,
-			firstResponseMedianMinutes: minutes(percentile(all, 0.5)),
-			firstResponseP90Minutes: minutes(percentile(all, 0.9)),
-			botFirstResponseMedianMinutes: minutes(percentile(f.bot, 0.5)),
-			botFirstResponseP90Minutes: minutes(percentile(f.bot, 0.9)),
-			personFirstResponseMedianMinutes: minutes(percentile(f.person, 0.5)),
-			personFirstResponseP90Minutes: minutes(percentile(f.person, 0.9)),
+			...responseFigures(f.bot, f.person),
 			firstResponseTargetMinutes,
 			firstResponsesWithinTarget: f.within,
 			firstResponsesWithinTargetShare: share(f.within, f.decided, 4),
