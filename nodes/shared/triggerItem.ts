@@ -20,7 +20,7 @@ export interface TriggerBurst extends IDataObject {
 	count: number;
 	quietSeconds: number;
 	/** Why it continued: the quiet period passed, or Max Wait, Max Messages or an End Word ended it. */
-	endedBy: 'quietPeriod' | 'maxWait' | 'maxMessages' | 'endWord';
+	endedBy: 'quietPeriod' | 'maxWait' | 'maxMessages' | 'endWord' | 'reply';
 	/** When its first message was created (the service's time). */
 	beganAt: string;
 	/** When the trigger ended it and continued (n8n's time). */

@@ -53,6 +53,27 @@ describe('the burst decision', () => {
 		expect(decide(customer('c1', 25), list)).toEqual({ kind: 'newer', newerId: 'c3' });
 	});
 
+	test('a reply between two customer messages ends the earlier one’s burst: it continues, ended by the reply', () => {
+		const withReply = [customer('c5', 50), agent('o2', 45), customer('c4', 40), ...list];
+		const beforeReply = decide(withReply[2], withReply);
+		expect(beforeReply).toMatchObject({ kind: 'continue', endedBy: 'reply', earlier: [] });
+		expect(beforeReply.kind === 'continue' && ids(beforeReply.candidates)).toEqual(['c2', 'c3', 'c4']);
+		// A reply after the newest customer message ends nothing yet: no customer message came after it.
+		expect(decide(withReply[0], withReply)).toMatchObject({ kind: 'continue', earlier: [] });
+		expect(decide(withReply[0], withReply)).not.toHaveProperty('endedBy', 'reply');
+	});
+
+	test('the runs a reply cut off from the burst its hold joined are continued by the burst’s last message, oldest first', () => {
+		const list2 = [customer('c6', 60), agent('o3', 55), customer('c5', 50), agent('o2', 45), customer('c4', 40), customer('c3', 30), ...list.slice(1)];
+		// c3's hold took c4, c5 and c6 into its burst: their deliveries started no execution of their own.
+		const decision = decide(list2[0], list2, undefined, undefined, 'c3');
+		expect(decision.kind === 'continue' && decision.earlier.map(ids)).toEqual([['c2', 'c3', 'c4'], ['c5']]);
+		expect(decision.kind === 'continue' && ids(decision.candidates)).toEqual(['c6']);
+		// The held first message is in the burst itself, or not in the list: nothing earlier.
+		expect(decide(list2[0], list2, undefined, undefined, 'c6')).toMatchObject({ earlier: [] });
+		expect(decide(list2[0], list2, undefined, undefined, 'gone')).toMatchObject({ earlier: [] });
+	});
+
 	test('customer messages older than the age bound are left out', () => {
 		const newest = customer('late', 0);
 		newest.created_at = new Date(Date.parse(at(0)) + MAX_BURST_AGE_MS + 1000).toISOString();
@@ -159,6 +180,25 @@ describe('a burst through the trigger', () => {
 		expect(host.executions.map(({ json }) => burstOf(json).text)).toEqual(['a1\na2', 'b1\nb2', 'c1']);
 		const continued = host.executions.flatMap(({ json }) => burstOf(json).messages.map((message) => message.id));
 		expect(new Set(continued).size).toBe(continued.length);
+	});
+
+	test.each([
+		['without caps', {}],
+		['with Max Wait and Max Messages', { burstMaxWaitSeconds: 10, burstMaxMessages: 5 }],
+	])('a reply between two customer messages of one quiet period (%s): each message is continued once, in the burst its side of the reply makes', async (_, caps) => {
+		const world = await newWorld(suite.sb);
+		const host = await activeHost(world, burstParameters(caps));
+		const before = await inbound(world, 'before the reply');
+		// An earlier answer, or a person, writes while the customer is still typing.
+		await reply(world, 'An answer on its way');
+		const after = await inbound(world, 'after the reply');
+		await settled(host, 2);
+
+		expect(host.failedExecutions).toEqual([]);
+		const continued = host.executions.flatMap(({ json }) => burstOf(json).messages.map((message) => message.id));
+		expect(continued.sort()).toEqual([before.id, after.id].sort());
+		expect(host.executions.map(({ json }) => burstOf(json).text)).toEqual(['before the reply', 'after the reply']);
+		expect(host.executions.map(({ json }) => (json.burst as IDataObject).endedBy)).toEqual(['reply', 'quietPeriod']);
 	});
 
 	test('duplicate deliveries reaching two processes change nothing', async () => {

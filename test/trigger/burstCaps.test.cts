@@ -83,10 +83,17 @@ describe('the split into bursts', () => {
 		expect(late.kind === 'continue' && ids(late.candidates).slice(-2)).toEqual(['m19_5', 'm20']);
 	});
 
-	test('without caps the decision is today’s: any newer customer message ends the execution', () => {
+	test('without caps the decision is today’s: any newer customer message of its run ends the execution', () => {
+		const latest = [customer('b', 40), customer('a', 0)];
+		expect(decide(latest[1], latest)).toEqual({ kind: 'newer', newerId: 'b' });
+		expect(decide(latest[1], latest, caps({}))).toEqual({ kind: 'newer', newerId: 'b' });
+	});
+
+	test('a reply ends the run with or without caps: the message before it continues, ended by the reply', () => {
 		const latest = [customer('b', 40), agent('o', 30), customer('a', 0)];
-		expect(decide(latest[2], latest)).toEqual({ kind: 'newer', newerId: 'b' });
-		expect(decide(latest[2], latest, caps({}))).toEqual({ kind: 'newer', newerId: 'b' });
+		for (const withCaps of [undefined, caps({}), caps({ maxWaitMs: 20_000 })]) {
+			expect(decide(latest[2], latest, withCaps)).toEqual({ kind: 'continue', candidates: [latest[2]], endedBy: 'reply', earlier: [] });
+		}
 	});
 });
 

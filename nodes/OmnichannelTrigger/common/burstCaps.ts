@@ -10,8 +10,8 @@ export const CAP_OPTION_NAMES = {
 	endWords: 'burstEndWords',
 } as const;
 
-/** Why a burst continued, in the item's `burst.endedBy`. */
-export type BurstEnd = 'quietPeriod' | 'maxWait' | 'maxMessages' | 'endWord';
+/** Why a burst continued, in the item's `burst.endedBy`; `reply`: an outbound message came after it, and the customer messages after that began the next burst. */
+export type BurstEnd = 'quietPeriod' | 'maxWait' | 'maxMessages' | 'endWord' | 'reply';
 
 export interface BurstCaps {
 	quietMs: number;

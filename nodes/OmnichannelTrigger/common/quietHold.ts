@@ -51,8 +51,8 @@ function holdOf(message: IDataObject, burst: BurstInProcess): Held {
 	return { messageId: String(message.id), message, burst, ending, end };
 }
 
-/** How a hold ended: superseded by a newer message, or the execution starts having waited `waitedMs`; `capLeftMs` is how long until Max Wait ends the burst (0: a cap ended it, `endedBy` says which). */
-export type HoldOutcome = { waitedMs: number; capLeftMs?: number; endedBy?: BurstEnd } | { newerId: string };
+/** How a hold ended: superseded by a newer message, or the execution starts having waited `waitedMs`; `capLeftMs` is how long until Max Wait ends the burst (0: a cap ended it, `endedBy` says which); `firstId`, the first message of the burst this process held when it is another (the step continues what a reply cut off from the burst: burst.ts, `earlierRuns`). */
+export type HoldOutcome = { waitedMs: number; capLeftMs?: number; endedBy?: BurstEnd; firstId?: string } | { newerId: string };
 
 /** Whether `message` belongs to `burst` by the caps, as the step will split them (burstCaps.ts), as far as this process knows. */
 function joins(burst: BurstInProcess | undefined, message: IDataObject, caps: BurstCaps): boolean {
@@ -92,7 +92,8 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 		}
 	}
 	const hold = held!;
-	if (hold.endedBy) return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: hold.endedBy };
+	const first = hold.burst.first.id === message.id ? {} : { firstId: String(hold.burst.first.id) };
+	if (hold.endedBy) return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: hold.endedBy, ...first };
 	const capAt = caps.maxWaitMs === undefined ? Infinity : hold.burst.firstArrival + caps.maxWaitMs;
 	const until = Math.min(arrived + caps.quietMs, capAt, deadline - AFTER_HOLD_MS);
 	for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
@@ -100,7 +101,7 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 		if (ending && 'newerId' in ending) return ending;
 		if (ending) {
 			hold.endedBy = ending.endedBy;
-			return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: ending.endedBy };
+			return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: ending.endedBy, ...first };
 		}
 	}
 	const now = Date.now();
@@ -108,9 +109,9 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 	if (now >= capAt) {
 		hold.burst.ended ??= 'maxWait';
 		hold.endedBy = 'maxWait';
-		return { waitedMs, capLeftMs: 0, endedBy: 'maxWait' };
+		return { waitedMs, capLeftMs: 0, endedBy: 'maxWait', ...first };
 	}
 	// Quiet in this process: the next message starts another burst.
 	if (now >= arrived + caps.quietMs) hold.burst.ended ??= 'quietPeriod';
-	return capAt === Infinity ? { waitedMs } : { waitedMs, capLeftMs: capAt - now };
+	return capAt === Infinity ? { waitedMs, ...first } : { waitedMs, capLeftMs: capAt - now, ...first };
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import type { TriggerEvent } from '../../shared/triggerItem';
 import { routeChatReply } from '../chatReplies/replyRouting';
-import { customerMessageOf, DELIVERY_BUDGET_MS, QUIET_CAP_KEY, QUIET_WAITED_KEY } from '../common/deliveredEvent';
+import { customerMessageOf, DELIVERY_BUDGET_MS, QUIET_CAP_KEY, QUIET_FIRST_KEY, QUIET_WAITED_KEY } from '../common/deliveredEvent';
 import { isSubscribed, normaliseEvents } from '../common/events';
 import { admitCopy } from '../common/eventsInProcess';
 import type { HoldOutcome } from '../common/quietHold';
@@ -87,8 +87,9 @@ async function holdCustomerMessage(trigger: string, event: TriggerEvent, options
 }
 
 /** What the execution's step learns of its delivery's hold: how long it waited, and the cap's state when Answer a Burst Once has one. */
-function heldKeys(quiet: { waitedMs: number; capLeftMs?: number; endedBy?: string }): IDataObject {
+function heldKeys(quiet: { waitedMs: number; capLeftMs?: number; endedBy?: string; firstId?: string }): IDataObject {
 	const keys: IDataObject = { [QUIET_WAITED_KEY]: quiet.waitedMs };
+	if (quiet.firstId !== undefined) keys[QUIET_FIRST_KEY] = quiet.firstId;
 	if (quiet.capLeftMs !== undefined) keys[QUIET_CAP_KEY] = quiet.endedBy ? { capLeftMs: quiet.capLeftMs, endedBy: quiet.endedBy } : { capLeftMs: quiet.capLeftMs };
 	return keys;
 }

@@ -55,16 +55,23 @@ export function quietSecondsOf(node: INode, options: IDataObject, itemIndex?: nu
 const isCustomerMessage = (message: IDataObject): boolean => messageAuthor(message) === 'customer';
 
 export type Decision =
-	| { kind: 'continue'; candidates: BurstMessage[]; endedBy?: BurstEnd }
+	| { kind: 'continue'; candidates: BurstMessage[]; endedBy?: BurstEnd; earlier: BurstMessage[][] }
 	| { kind: 'newer'; newerId: string };
 
-/** What the execution of `message` does with the latest messages: end when a newer customer message exists (with caps: in its burst, as burstCaps.ts splits them, while that burst is still open), otherwise gather the customer messages since the last outbound one up to its burst's last, oldest first, and say why the burst ended when a cap or the next burst says so. */
-export function decide(message: BurstMessage, latest: BurstMessage[], caps?: BurstCaps, heldEndedBy?: BurstEnd): Decision {
+/**
+ * What the execution of `message` does with the latest messages: end when a newer customer message exists in its run (with caps: in its burst, as burstCaps.ts splits them, while that burst is still open), otherwise gather the customer messages since the last outbound one up to its burst's last, oldest first, and say why the burst ended when a cap, the next burst or a reply says so.
+ * A run ends at an outbound message: the customer messages after a reply begin the next burst, and the run before it is complete (`reply`) and continues, so a reply landing inside a quiet period loses no message.
+ * `earlier`: the runs, oldest first, between `heldFirstId` (the first message the delivery's hold took into this burst) and the candidates, which a reply cut off; their executions never started.
+ */
+export function decide(message: BurstMessage, latest: BurstMessage[], caps?: BurstCaps, heldEndedBy?: BurstEnd, heldFirstId?: string): Decision {
 	const list = latest.some((listed) => listed.id === message.id)
 		? [...latest]
 		: [...latest, message].sort(newerFirst);
 	const position = list.findIndex((listed) => listed.id === message.id);
-	const newer = list.slice(0, position).filter(isCustomerMessage).reverse();
+	const after = list.slice(0, position).reverse();
+	const replyAt = after.findIndex((listed) => !isCustomerMessage(listed));
+	const newer = replyAt === -1 ? after : after.slice(0, replyAt);
+	const closedByReply = replyAt !== -1 && after.slice(replyAt).some(isCustomerMessage);
 	const oldest = timeOf(message) - MAX_BURST_AGE_MS;
 	const candidates: BurstMessage[] = [];
 	for (const listed of list.slice(position)) {
@@ -72,21 +79,41 @@ export function decide(message: BurstMessage, latest: BurstMessage[], caps?: Bur
 		if (timeOf(listed) < oldest) break;
 		candidates.push(listed);
 	}
+	const earlier = heldFirstId === undefined ? [] : earlierRuns(list, position + candidates.length, heldFirstId, oldest);
 	candidates.reverse();
+	const replyEnd = closedByReply ? 'reply' : undefined;
 	if (!caps || !hasCaps(caps)) {
-		return newer.length > 0 ? { kind: 'newer', newerId: newer[0].id } : { kind: 'continue', candidates };
+		return newer.length > 0 ? { kind: 'newer', newerId: newer[0].id } : { kind: 'continue', candidates, endedBy: replyEnd, earlier };
 	}
 	// Every execution splits the same run the same way (burstCaps.ts).
 	const bursts = splitBursts([...candidates, ...newer], caps);
 	const index = bursts.findIndex((burst) => burst.some((listed) => listed.id === message.id));
 	const own = bursts[index];
 	const last = own[own.length - 1];
-	const after = bursts[index + 1]?.[0];
-	const endedBy = (after ? endBefore(own, after, caps) : endsAtOnce(own, caps)) ?? (heldEndedBy === 'maxWait' ? heldEndedBy : undefined);
+	const next = bursts[index + 1]?.[0];
+	const endedBy = (next ? endBefore(own, next, caps) : (endsAtOnce(own, caps) ?? replyEnd)) ?? (heldEndedBy === 'maxWait' ? heldEndedBy : undefined);
 	// A burst still open continues from its last message; a complete one from whichever of its executions claims it first, so a burst whose last message's delivery started no execution (held into another process's burst) is not left behind.
 	if (last.id !== message.id && endedBy === undefined) return { kind: 'newer', newerId: newer[0].id };
 	const upToLast = newer.slice(0, newer.findIndex((listed) => listed.id === last.id) + 1);
-	return { kind: 'continue', candidates: [...candidates, ...upToLast], endedBy };
+	return { kind: 'continue', candidates: [...candidates, ...upToLast], endedBy, earlier };
+}
+
+/** The runs of customer messages (oldest first, each oldest first) from `list[from]` back to the run that holds the held first message (all of it: its older messages may have waited for this one's burst), split at outbound messages; none when that message is not there. */
+function earlierRuns(list: BurstMessage[], from: number, firstId: string, oldest: number): BurstMessage[][] {
+	const firstAt = list.findIndex((listed) => listed.id === firstId);
+	if (firstAt < from) return [];
+	const runs: BurstMessage[][] = [];
+	let run: BurstMessage[] = [];
+	for (let index = from; index < list.length; index++) {
+		const listed = list[index];
+		const inRun = isCustomerMessage(listed) && timeOf(listed) >= oldest;
+		if (inRun) run.unshift(listed);
+		if (inRun && index < list.length - 1) continue;
+		if (run.length > 0) runs.unshift(run);
+		run = [];
+		if (index >= firstAt) break;
+	}
+	return runs;
 }
 
 export function burstOf(messages: BurstMessage[], quietSeconds: number, endedBy: BurstEnd = 'quietPeriod', endedAt = new Date()): Burst {
@@ -153,30 +180,39 @@ export async function answerBurst(
 	caps?: BurstCaps,
 	held?: HeldDelivery,
 ): Promise<BurstOutcome> {
-	const decision = decide(message, latest, caps, held?.endedBy);
+	const decision = decide(message, latest, caps, held?.endedBy, held?.firstId);
 	if (decision.kind === 'newer') {
 		return {
 			hint: `Message ${message.id} is part of a burst: the newer customer message ${decision.newerId} continues it. This execution ran nothing downstream.`,
 		};
 	}
-	const claimed = await claim(context, decision.candidates);
+	const claimed = await claim(context, [...decision.earlier.flat(), ...decision.candidates]);
 	// Messages this execution claimed are its to continue, even when its own message was claimed before (a message that arrived late).
 	if (claimed.length === 0) {
 		return { hint: `Message ${message.id} was already answered in an earlier burst. This execution ran nothing downstream.` };
 	}
-	const lastEnd = decision.endedBy ?? heldEnd(held, quietSeconds);
-	if (!caps || !hasCaps(caps)) return { bursts: [burstOf(claimed, quietSeconds, lastEnd)] };
-	// A complete burst none of whose executions claimed it (its deliveries arrived out of order, or were held into another process's burst) continues here as its own item, within its caps.
 	const won = new Set(claimed.map((candidate) => candidate.id));
-	const split = splitBursts(decision.candidates, caps);
+	const bursts: Burst[] = [];
+	// A run a reply ended, whose messages were held into this delivery's burst: each continues here as bursts of its own.
+	for (const run of decision.earlier) bursts.push(...claimedBursts(run, won, quietSeconds, caps, 'reply'));
+	bursts.push(...claimedBursts(decision.candidates, won, quietSeconds, caps, decision.endedBy ?? heldEnd(held, quietSeconds)));
+	return { bursts };
+}
+
+/**
+ * The bursts of a run (oldest first) this execution claimed: the whole run as one without caps; with caps, split as every execution splits it, so a complete burst none of whose executions claimed it (its deliveries arrived out of order, or were held into another process's burst) continues here as its own item.
+ * `lastEnd`: why the run's last burst ended.
+ */
+function claimedBursts(run: BurstMessage[], won: Set<string>, quietSeconds: number, caps: BurstCaps | undefined, lastEnd: BurstEnd): Burst[] {
+	const split = caps && hasCaps(caps) ? splitBursts(run, caps) : [run];
 	const bursts: Burst[] = [];
 	split.forEach((whole, index) => {
 		const mine = whole.filter((candidate) => won.has(candidate.id));
 		if (mine.length === 0) return;
 		const next = split[index + 1];
-		bursts.push(burstOf(mine, quietSeconds, next ? (endBefore(whole, next[0], caps) ?? lastEnd) : lastEnd));
+		bursts.push(burstOf(mine, quietSeconds, next && caps ? (endBefore(whole, next[0], caps) ?? lastEnd) : lastEnd));
 	});
-	return { bursts };
+	return bursts;
 }
 
 /** Why a burst with nothing newer after it ended: as its hold said, or Max Wait when that came before the rest of the quiet period. */

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { ConversationMessage } from '../../shared/conversation';
 import type { TriggerEvent } from '../../shared/triggerItem';
-import { customerMessageOf, heldDeliveryOf, QUIET_CAP_KEY, QUIET_WAITED_KEY } from '../common/deliveredEvent';
+import { customerMessageOf, heldDeliveryOf, QUIET_CAP_KEY, QUIET_FIRST_KEY, QUIET_WAITED_KEY } from '../common/deliveredEvent';
 import { markStarted } from '../common/eventsInProcess';
 import { kindOf, triggerKey } from '../common/registrationInStaticData';
 import { itemOf, readOptions } from '../options';
@@ -16,7 +16,7 @@ export async function triggerStep(context: IExecuteFunctions): Promise<INodeExec
 	const output: INodeExecutionData[] = [];
 	const trigger = triggerKey(context, kindOf(context));
 	for (const [index, item] of context.getInputData().entries()) {
-		const { [QUIET_WAITED_KEY]: quietWaitedMs, [QUIET_CAP_KEY]: quietCap, ...event } = item.json as TriggerEvent;
+		const { [QUIET_WAITED_KEY]: quietWaitedMs, [QUIET_CAP_KEY]: quietCap, [QUIET_FIRST_KEY]: quietFirstId, ...event } = item.json as TriggerEvent;
 		const verdict = await firstRunOf(context, event.id);
 		// The execution exists: later copies reaching this process start none.
 		markStarted(trigger, event.id);
@@ -27,7 +27,7 @@ export async function triggerStep(context: IExecuteFunctions): Promise<INodeExec
 		const customerMessage = customerMessageOf(event);
 		let outcome: CustomerMessageOutcome = { continue: true };
 		if (customerMessage) {
-			const held = heldDeliveryOf(quietWaitedMs, quietCap);
+			const held = heldDeliveryOf(quietWaitedMs, quietCap, quietFirstId);
 			outcome = await customerMessageStep(context, customerMessage as ConversationMessage, values, index, held);
 		}
 		if (!outcome.continue) {
