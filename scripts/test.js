@@ -3,7 +3,7 @@
 // installed in the background (n8n and Node 24 into the cache, Debian's
 // PostgreSQL, Redis and Chromium), it builds, lints and runs the in-process
 // files (4 at once); then it packs the package once and runs the real-n8n
-// files in two lanes at once, each a Jest run of its own with one shared
+// files in four lanes at once, each a Jest run of its own with one shared
 // n8n or queue-mode cluster (jest.config.js, test/support/n8n/shared.js).
 // Ends with the 10 slowest files and one line for CI, "jest: N passed, N
 // failed, N skipped", kept in test-results/summary.txt (.ci/run repeats it
@@ -21,13 +21,19 @@ const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 /** The in-process suites mostly wait (the sandbox's latency, rate limits, timers): 4 at once suit 2 cores (CONTRIBUTING.md). */
 const UNIT_WORKERS = 4;
 /**
- * The lanes of the real-n8n files, run side by side: the queue-mode files
- * (one shared cluster, and the files with clusters of their own) and the
- * rest (one shared n8n, and the demo commands with theirs). A file goes to
- * the first lane whose pattern matches it.
+ * The lanes of the real-n8n files, run side by side, each a Jest run with its
+ * own shared n8n or queue-mode cluster: most of their time is spent waiting
+ * on n8n's own clocks (the wait tracker's minute, a webhook's grace), so four
+ * lanes keep 2 cores busier than two did (CONTRIBUTING.md has the figures).
+ * The queue-mode files that start clusters of their own (they restart
+ * processes or services) are one lane; those on the shared cluster another;
+ * the rest is split in two of about equal time. A file goes to the first
+ * lane whose pattern matches it.
  */
 const LANES = [
+	{ name: 'queue-own', pattern: /^test\/queue-mode\/(faults|queue|send-and-wait-chat)\.n8n\./ },
 	{ name: 'queue', pattern: /^test\/(queue-mode\/|action-node\/send-and-wait-queue\.)/ },
+	{ name: 'waits', pattern: /^test\/(action-node\/(send-and-wait-chat|send-and-wait|create-or-update)|trigger\/(republish|trigger))\.n8n\./ },
 	{ name: 'regular', pattern: /./ },
 ];
 
@@ -128,11 +134,11 @@ async function main() {
 		if (notReady.length > 0) {
 			failures.push(...notReady.map((what) => `could not install ${what}`));
 		} else if (lanes.length > 0) {
-			// One tarball for the whole run: every n8n of both lanes installs it.
+			// One tarball for the whole run: every n8n of every lane installs it.
 			const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omnichannel-test-pack-'));
 			try {
 				const env = { OMNICHANNEL_E2E_TARBALL: packRepo(packDir) };
-				console.log(`test: real-n8n files in ${lanes.length} lanes: ${lanes.map((l) => `${l.name} (${l.files.length} files)`).join(', ')}; their output is printed when both end`);
+				console.log(`test: real-n8n files in ${lanes.length} lanes: ${lanes.map((l) => `${l.name} (${l.files.length} files)`).join(', ')}; their output is printed when all end`);
 				const laneRuns = await Promise.all(
 					lanes.map((lane) => jest(`e2e-${lane.name}`, ['--selectProjects=e2e', '--maxWorkers=1', ...lane.files], { env, log: path.join(OUT_DIR, `jest-e2e-${lane.name}.log`) })),
 				);
