@@ -3,11 +3,12 @@
 // Redis, a main process, two workers and a webhook process. The burst's
 // executions run on both workers, each waiting and deciding on its own;
 // one continues, with every text in order, also when every delivery is
-// duplicated, and when a copy of every delivery also reaches main.
+// duplicated, and when a copy of every delivery also reaches main; a reply
+// inside the quiet period loses no message; the caps.
 const { sleep, waitFor } = require('../../harness');
 const { signatureHeader } = require('../../sandbox/webhooks/signing');
 const { openQueueContext, SETUP_TIMEOUT_MS } = require('../support/n8n/context');
-const { burstWorkflow, expectEveryMessageOnce, expectOneContinuation, inOrder, newConversation, printSummary, runBurst, writingEvery } = require('../support/n8n/burst');
+const { burstWorkflow, expectHeldWhereDelivered, expectEveryMessageOnce, expectOneContinuation, inOrder, newConversation, printSummary, runBurst, writingEvery } = require('../support/n8n/burst');
 
 const TEST_TIMEOUT_MS = 3 * 60 * 1000;
 const WORKFLOW_ID = 'queueBurstTrig01';
@@ -51,13 +52,12 @@ async function run(texts, send, workflowId = WORKFLOW_ID) {
 }
 
 test(
-	'five customer messages within the quiet period: one execution, continued with the five texts in order; the other four start none',
+	'five customer messages within the quiet period: one continuation with the five texts in order; the others start no execution where their hold was superseded',
 	async () => {
 		const { summary, workers } = await run(TEXTS);
 		printSummary('queue mode', summary, `; executions so far per worker: ${workers.join(' / ')}`);
 		expectOneContinuation(summary, TEXTS);
-		// The quiet period is waited out on the webhook process: only the newest message starts an execution.
-		expect(summary.executions).toBe(1);
+		expectHeldWhereDelivered(summary, 1);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -81,7 +81,9 @@ test(
 			`; ${deliveries.length} deliveries (${deliveries.filter((d) => d.duplicate).length} duplicates); executions so far per worker: ${result.workers.join(' / ')}`,
 		);
 		expectOneContinuation(result.summary, texts);
-		expect(result.summary.endedInBurst).toBe(0);
+		// Copies of a message share its hold: none starts a second execution.
+		expect(result.summary.endedAsDuplicate).toBe(0);
+		expectHeldWhereDelivered(result.summary, 1);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -140,7 +142,25 @@ test(
 		expectOneContinuation(summary, texts);
 		// Each process held its copies and started one execution for the newest; the ledger ended the second.
 		expect(summary.endedAsDuplicate).toBe(1);
-		expect(summary.executions).toBe(2);
+		expectHeldWhereDelivered(summary, 2);
+	},
+	TEST_TIMEOUT_MS,
+);
+
+test(
+	'a reply between two customer messages of one quiet period, the deliveries held in the webhook process: each continued once, the one before the reply ended by it',
+	async () => {
+		const send = async (conversationId, text) => {
+			if (text === 'queue after the reply') await client.api('POST', '/messages/text', { conversation_id: conversationId, text: 'An answer on its way', client_request_id: `e2e-${Date.now()}` });
+			return await client.control('POST', '/inbound', { conversation_id: conversationId, text });
+		};
+		const { summary } = await run(['queue before the reply', 'queue after the reply'], send, CAPPED_ID);
+		printSummary('queue mode, a reply inside the quiet period', summary);
+		expectEveryMessageOnce(summary);
+		expect(inOrder(summary).map((item) => [item.burst.text, item.burst.endedBy])).toEqual([
+			['queue before the reply', 'reply'],
+			['queue after the reply', 'quietPeriod'],
+		]);
 	},
 	TEST_TIMEOUT_MS,
 );
@@ -156,8 +176,8 @@ test(
 			[4, 'maxWait'],
 			[1, 'quietPeriod'],
 		]);
-		// Held in the webhook process: only each burst's last message started an execution.
-		expect(summary.executions).toBe(2);
+		// Held in the webhook process: each burst's last message started an execution.
+		expectHeldWhereDelivered(summary, 2);
 	},
 	TEST_TIMEOUT_MS,
 );

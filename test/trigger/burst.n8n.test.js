@@ -2,10 +2,11 @@
 // Answer a Burst Once in a published workflow of a running n8n (regular
 // mode): a burst of customer messages within the quiet period continues
 // once, with every text in order; the other executions end without output;
-// duplicate deliveries change nothing.
+// duplicate deliveries change nothing; a reply inside the quiet period loses
+// no message; the caps.
 const { sleep } = require('../../harness');
 const { openContext, SETUP_TIMEOUT_MS, TEST_TIMEOUT_MS } = require('../support/n8n/context');
-const { burstWorkflow, expectEveryMessageOnce, expectOneContinuation, inOrder, newConversation, printSummary, runBurst, writingEvery } = require('../support/n8n/burst');
+const { burstWorkflow, expectHeldWhereDelivered, expectEveryMessageOnce, expectOneContinuation, inOrder, newConversation, printSummary, runBurst, writingEvery } = require('../support/n8n/burst');
 
 const WORKFLOW_ID = 'e2eBurstTrigger1';
 const CAPPED_ID = 'e2eBurstCapped01';
@@ -38,13 +39,12 @@ describe('Answer a Burst Once in a published n8n workflow', () => {
 		await runBurst({ n8n: ctx.n8n, client: ctx.client, workflowId, conversationId: await newConversation(ctx.client), texts, quietSeconds: QUIET_SECONDS, send });
 
 	test(
-		'five customer messages within the quiet period: one execution, continued with the five texts in order; the other four start none',
+		'five customer messages within the quiet period: one continuation with the five texts in order; the others start no execution where their hold was superseded',
 		async () => {
 			const summary = await run(TEXTS);
 			printSummary('regular mode', summary);
 			expectOneContinuation(summary, TEXTS);
-			// The quiet period is waited out where the deliveries arrive: only the newest message starts an execution.
-			expect(summary.executions).toBe(1);
+			expectHeldWhereDelivered(summary, 1);
 		},
 		TEST_TIMEOUT_MS,
 	);
@@ -63,7 +63,31 @@ describe('Answer a Burst Once in a published n8n workflow', () => {
 			const deliveries = await ctx.client.control('GET', '/deliveries');
 			printSummary('regular mode, duplicated deliveries', summary, `; ${deliveries.length} deliveries (${deliveries.filter((d) => d.duplicate).length} duplicates)`);
 			expectOneContinuation(summary, TEXTS.map((text) => `${text} (dup)`));
-			expect(summary.endedInBurst).toBe(0);
+			// Copies of a message share its hold: none starts a second execution.
+			expect(summary.endedAsDuplicate).toBe(0);
+			expectHeldWhereDelivered(summary, 1);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	test.each([
+		['without caps', WORKFLOW_ID],
+		['with caps', CAPPED_ID],
+	])(
+		'a reply between two customer messages of one quiet period (%s): each continued once, the one before the reply ended by it',
+		async (_, workflowId) => {
+			// A person (or an earlier answer arriving late) writes between the customer's two messages.
+			const send = async (conversationId, text) => {
+				if (text === 'after the reply') await ctx.client.api('POST', '/messages/text', { conversation_id: conversationId, text: 'An answer on its way', client_request_id: `e2e-${Date.now()}` });
+				return await ctx.client.control('POST', '/inbound', { conversation_id: conversationId, text });
+			};
+			const summary = await run(['before the reply', 'after the reply'], workflowId, send);
+			printSummary(`regular mode, a reply inside the quiet period (${_})`, summary);
+			expectEveryMessageOnce(summary);
+			expect(inOrder(summary).map((item) => [item.burst.text, item.burst.endedBy])).toEqual([
+				['before the reply', 'reply'],
+				['after the reply', 'quietPeriod'],
+			]);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -100,6 +100,17 @@ function expectOneContinuation(summary, texts) {
 	expect(summary.executions).toBe(1 + summary.endedInBurst + summary.endedAsDuplicate);
 }
 
+/**
+ * The quiet period is waited out where the deliveries arrive: besides the executions of each process's newest
+ * message (`expected`), only those of a message whose hold waited out its quiet period before the next delivery
+ * reached that process start, and they end as part of the burst. On a loaded machine (four real-n8n lanes on
+ * two cores) a delivery can reach n8n seconds after it was sent, so their number is printed, not fixed; the
+ * in-process tests (test/trigger/burst.test.cts) fix it where arrival times are the test's own.
+ */
+function expectHeldWhereDelivered(summary, expected) {
+	expect(summary.executions - summary.endedInBurst).toBe(expected);
+}
+
 /** The continuations, oldest burst first. */
 const inOrder = (summary) => [...summary.continued].sort((a, b) => a.burst.beganAt.localeCompare(b.burst.beganAt));
 
@@ -122,4 +133,4 @@ const writingEvery = (client, pauseMs) => {
 	};
 };
 
-module.exports = { inOrder, writingEvery, expectEveryMessageOnce, burstWorkflow, newConversation, runBurst, printSummary, expectOneContinuation, TRIGGER, ANSWER };
+module.exports = { expectHeldWhereDelivered, inOrder, writingEvery, expectEveryMessageOnce, burstWorkflow, newConversation, runBurst, printSummary, expectOneContinuation, TRIGGER, ANSWER };
