@@ -368,16 +368,37 @@ describe('examples/ in the demo environment', () => {
 				);
 				expect({ reads: alone.reads, sends: alone.sends }).toEqual({ reads: 1, sends: 1 });
 
+				// An earlier answer lands between two customer messages of one quiet period: two bursts in one
+				// execution (one item each), each answered once, keyed and threaded on its own newest message.
+				await sleep(QUIET_PERIOD_MS);
+				const beforeLate = await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'Can I pay by card?' });
+				await client.api('POST', '/messages/text', { conversation_id: conversation.id, client_request_id: `n8n_late-${conversation.id}`, text: 'A late answer' });
+				const afterLate = await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'Or in two parts?' });
+				// Held into the newer message's burst, the earlier message starts no execution; on a loaded machine its hold can
+				// end first (its own execution then continues it): either way two replies.
+				const twoBursts = await waitFor(async () => {
+					const answers = (await client.listAll('/messages', { conversation_id: conversation.id })).filter((m) => /^Answer \d+$/.test(m.content)).reverse();
+					return answers.length >= replies.length + 2 ? answers.slice(replies.length) : undefined;
+				}, { what: 'the answers to the two bursts', timeoutMs: 90_000 });
+				await sleep(QUIET_PERIOD_MS);
+				const executionsSoFar = (await executionsDone((await demo.n8n.listExecutions({ workflowId })).length)).length;
+				const threaded = await Promise.all(twoBursts.map(async (m) => [m.client_request_id, (await client.control('GET', `/messages/${m.id}`)).reply_to_message_id]));
+				expect(threaded).toEqual([
+					[`n8n_ai-reply-${beforeLate.id}`, beforeLate.id],
+					[`n8n_ai-reply-${afterLate.id}`, afterLate.id],
+				]);
+				replies.push(...twoBursts);
+
 				// The customer asks for a human: the agent hands over (the message and the note, no reply), the team branch runs;
 				// the next customer message gets no model request and no reply.
 				await sleep(QUIET_PERIOD_MS);
 				await client.control('DELETE', '/stats');
 				const requestsBefore = model.requests.length;
 				await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'I want to talk to a human' });
-				const handOverRun = (await executionsDone(3)).reduce((newest, e) => (Number(e.id) > Number(newest.id) ? e : newest));
+				const handOverRun = (await executionsDone(executionsSoFar + 1)).reduce((newest, e) => (Number(e.id) > Number(newest.id) ? e : newest));
 				const handOverStats = await client.control('GET', '/stats');
 				await client.control('POST', '/inbound', { conversation_id: conversation.id, text: 'Hello?' });
-				await executionsDone(4);
+				await executionsDone(executionsSoFar + 2);
 				await sleep(QUIET_PERIOD_MS);
 				const after = await client.listAll('/messages', { conversation_id: conversation.id });
 				const handOverMessages = after.filter((m) => String(m.client_request_id).startsWith('n8nhandover1_m_'));
