@@ -8,7 +8,7 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/options/burst';
+import { answerBurst, decide, quietSecondsOf, MAX_BURST_AGE_MS } from '../../nodes/OmnichannelTrigger/options/burst';
 import { customerMessageStep } from '../../nodes/OmnichannelTrigger/step/customerMessage';
 import type { BurstMessage } from '../../nodes/OmnichannelTrigger/options/burst';
 import { ProcessedDataTable } from '../support/host/processed-data.cjs';
@@ -72,6 +72,17 @@ describe('the burst decision', () => {
 		// The held first message is in the burst itself, or not in the list: nothing earlier.
 		expect(decide(list2[0], list2, undefined, undefined, 'c6')).toMatchObject({ earlier: [] });
 		expect(decide(list2[0], list2, undefined, undefined, 'gone')).toMatchObject({ earlier: [] });
+	});
+
+	test('a burst still open continues elsewhere, but the runs a reply cut off from the burst its hold joined go out here', async () => {
+		const list3 = [customer('c6', 60), customer('c5', 50), agent('o2', 45), customer('c4', 40), agent('o1', 35)];
+		// c5's delivery reached this process after c4's, which its hold took in; c6's reached another process.
+		expect(decide(list3[1], list3, undefined, undefined, 'c4')).toEqual({ kind: 'newer', newerId: 'c6', earlier: [[list3[3]]] });
+		const manual = { getMode: () => 'manual' } as unknown as import('n8n-workflow').IExecuteFunctions;
+		const outcome = await answerBurst(manual, list3[1], list3, 1, undefined, { waitedMs: 1000, firstId: 'c4' });
+		expect('bursts' in outcome && outcome.bursts.map((one) => [one.text, one.endedBy])).toEqual([['c4', 'reply']]);
+		// Without a held first message: the newer message continues it, nothing goes out here.
+		expect(await answerBurst(manual, list3[1], list3, 1, undefined, { waitedMs: 1000 })).toHaveProperty('hint');
 	});
 
 	test('customer messages older than the age bound are left out', () => {

@@ -56,7 +56,7 @@ const isCustomerMessage = (message: IDataObject): boolean => messageAuthor(messa
 
 export type Decision =
 	| { kind: 'continue'; candidates: BurstMessage[]; endedBy?: BurstEnd; earlier: BurstMessage[][] }
-	| { kind: 'newer'; newerId: string };
+	| { kind: 'newer'; newerId: string; earlier?: BurstMessage[][] };
 
 /**
  * What the execution of `message` does with the latest messages: end when a newer customer message exists in its run (with caps: in its burst, as burstCaps.ts splits them, while that burst is still open), otherwise gather the customer messages since the last outbound one up to its burst's last, oldest first, and say why the burst ended when a cap, the next burst or a reply says so.
@@ -83,7 +83,7 @@ export function decide(message: BurstMessage, latest: BurstMessage[], caps?: Bur
 	candidates.reverse();
 	const replyEnd = closedByReply ? 'reply' : undefined;
 	if (!caps || !hasCaps(caps)) {
-		return newer.length > 0 ? { kind: 'newer', newerId: newer[0].id } : { kind: 'continue', candidates, endedBy: replyEnd, earlier };
+		return newer.length > 0 ? newerThan(newer[0], earlier) : { kind: 'continue', candidates, endedBy: replyEnd, earlier };
 	}
 	// Every execution splits the same run the same way (burstCaps.ts).
 	const bursts = splitBursts([...candidates, ...newer], caps);
@@ -93,10 +93,14 @@ export function decide(message: BurstMessage, latest: BurstMessage[], caps?: Bur
 	const next = bursts[index + 1]?.[0];
 	const endedBy = (next ? endBefore(own, next, caps) : (endsAtOnce(own, caps) ?? replyEnd)) ?? (heldEndedBy === 'maxWait' ? heldEndedBy : undefined);
 	// A burst still open continues from its last message; a complete one from whichever of its executions claims it first, so a burst whose last message's delivery started no execution (held into another process's burst) is not left behind.
-	if (last.id !== message.id && endedBy === undefined) return { kind: 'newer', newerId: newer[0].id };
+	if (last.id !== message.id && endedBy === undefined) return newerThan(newer[0], earlier);
 	const upToLast = newer.slice(0, newer.findIndex((listed) => listed.id === last.id) + 1);
 	return { kind: 'continue', candidates: [...candidates, ...upToLast], endedBy, earlier };
 }
+
+/** A newer message continues this one's burst; the runs a reply cut off go out here all the same, as the newer message's delivery may have reached another process. */
+const newerThan = (newer: BurstMessage, earlier: BurstMessage[][]): Decision =>
+	earlier.length > 0 ? { kind: 'newer', newerId: newer.id, earlier } : { kind: 'newer', newerId: newer.id };
 
 /** The runs of customer messages (oldest first, each oldest first) from `list[from]` back to the run that holds the held first message (all of it: its older messages may have waited for this one's burst), split at outbound messages; none when that message is not there. */
 function earlierRuns(list: BurstMessage[], from: number, firstId: string, oldest: number): BurstMessage[][] {
@@ -181,12 +185,13 @@ export async function answerBurst(
 	held?: HeldDelivery,
 ): Promise<BurstOutcome> {
 	const decision = decide(message, latest, caps, held?.endedBy, held?.firstId);
-	if (decision.kind === 'newer') {
-		return {
-			hint: `Message ${message.id} is part of a burst: the newer customer message ${decision.newerId} continues it. This execution ran nothing downstream.`,
-		};
-	}
-	const claimed = await claim(context, [...decision.earlier.flat(), ...decision.candidates]);
+	const hintNewer = (newerId: string) =>
+		`Message ${message.id} is part of a burst: the newer customer message ${newerId} continues it. This execution ran nothing downstream.`;
+	if (decision.kind === 'newer' && !decision.earlier) return { hint: hintNewer(decision.newerId) };
+	const earlier = decision.earlier ?? [];
+	const candidates = decision.kind === 'continue' ? decision.candidates : [];
+	const claimed = await claim(context, [...earlier.flat(), ...candidates]);
+	if (claimed.length === 0 && decision.kind === 'newer') return { hint: hintNewer(decision.newerId) };
 	// Messages this execution claimed are its to continue, even when its own message was claimed before (a message that arrived late).
 	if (claimed.length === 0) {
 		return { hint: `Message ${message.id} was already answered in an earlier burst. This execution ran nothing downstream.` };
@@ -194,8 +199,8 @@ export async function answerBurst(
 	const won = new Set(claimed.map((candidate) => candidate.id));
 	const bursts: Burst[] = [];
 	// A run a reply ended, whose messages were held into this delivery's burst: each continues here as bursts of its own.
-	for (const run of decision.earlier) bursts.push(...claimedBursts(run, won, quietSeconds, caps, 'reply'));
-	bursts.push(...claimedBursts(decision.candidates, won, quietSeconds, caps, decision.endedBy ?? heldEnd(held, quietSeconds)));
+	for (const run of earlier) bursts.push(...claimedBursts(run, won, quietSeconds, caps, 'reply'));
+	if (decision.kind === 'continue') bursts.push(...claimedBursts(candidates, won, quietSeconds, caps, decision.endedBy ?? heldEnd(held, quietSeconds)));
 	return { bursts };
 }
 
