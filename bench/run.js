@@ -27,6 +27,9 @@
 //                                                  raw .cpuprofile files)
 //   BENCH_CPU_PROF_DIR=<dir> ... --only report-team
 //                                                  V8's CPU profile of every `n8n execute` there
+//   BENCH_MEMORY_TRACE_DIR=<dir> ... --only report-team
+//                                                  every `n8n execute`'s heap, external and other
+//                                                  memory every 50 ms, there
 //
 // The API key is sent to n8n as a credential and never printed or written to
 // the results.

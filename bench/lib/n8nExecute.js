@@ -25,6 +25,8 @@ async function executeWorkflow(n8n, workflowId) {
 		// BENCH_CPU_PROF_DIR: V8's CPU profile of every `n8n execute` process, kept there (Chrome DevTools opens it).
 		NODE_OPTIONS: `--require ${PRELOAD}${process.env.BENCH_CPU_PROF_DIR ? ` --cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}` : ''}`,
 		BENCH_PEAK_RSS_DIR: scratch,
+		// BENCH_MEMORY_TRACE_DIR: the process's heap, external and other memory every 50 ms, kept there (peakRssPreload.js).
+		...(process.env.BENCH_MEMORY_TRACE_DIR ? { BENCH_MEMORY_TRACE_DIR: process.env.BENCH_MEMORY_TRACE_DIR } : {}),
 	};
 	const logFile = path.join(n8n.userFolder, `bench-execute-${workflowId}.log`);
 	// stdout goes to a file, not a pipe: n8n exits right after printing the run

@@ -17,3 +17,23 @@ if (dir) {
 		}
 	});
 }
+
+// BENCH_MEMORY_TRACE_DIR: where the RSS goes over time, every 50 ms (V8's heap,
+// its external memory such as Buffers, the rest: code, stacks, malloc), as
+// <dir>/<pid>.trace.json; to tell the report's own memory from n8n's.
+const traceDir = process.env.BENCH_MEMORY_TRACE_DIR;
+if (traceDir) {
+	const samples = [];
+	const timer = setInterval(() => {
+		const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+		samples.push({ at: Date.now(), rss, heapTotal, heapUsed, external, arrayBuffers });
+	}, 50);
+	timer.unref();
+	process.once('exit', () => {
+		try {
+			fs.writeFileSync(path.join(traceDir, `${process.pid}.trace.json`), JSON.stringify({ pid: process.pid, argv: process.argv.slice(1), samples }));
+		} catch {
+			// Measuring must never change how n8n exits.
+		}
+	});
+}

@@ -15,14 +15,21 @@ import type { ReportPlan } from './plan';
 import { SampleKind } from './state';
 
 const QUARTER_HOUR = 15 * 60_000;
+const HOUR = 60 * 60_000;
+
+/** "MM:SS." for each second of an hour, and "mmm" for each millisecond: the tails of the items' times, made once. */
+const MINUTE_SECONDS = Array.from({ length: 3600 }, (_, second) => `${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}.`);
+const MILLISECONDS = Array.from({ length: 1000 }, (_, ms) => String(ms).padStart(3, '0'));
 
 /**
  * isoInZone for many times: the zone's offset read once per quarter hour of
  * UTC (offsets change only on that grid, see calendar.ts), since Intl costs
- * about 8 µs a call and 5,000 items have 20,000 times.
+ * about 8 µs a call, and each local hour's "YYYY-MM-DDTHH:" written once;
+ * 5,000 items have 20,000 times.
  */
 function isoInZoneCached(timeZone: string): (epochMs: number) => string {
 	const suffixes = new Map<number, { offsetMs: number; suffix: string }>();
+	const hours = new Map<number, string>();
 	return (epochMs) => {
 		const quarter = Math.floor(epochMs / QUARTER_HOUR);
 		let known = suffixes.get(quarter);
@@ -33,7 +40,15 @@ function isoInZoneCached(timeZone: string): (epochMs: number) => string {
 			known = { suffix, offsetMs: Date.parse(`${iso.slice(0, 23)}Z`) - start };
 			suffixes.set(quarter, known);
 		}
-		return `${new Date(epochMs + known.offsetMs).toISOString().slice(0, 23)}${known.suffix}`;
+		const local = epochMs + known.offsetMs;
+		const hour = Math.floor(local / HOUR);
+		let prefix = hours.get(hour);
+		if (prefix === undefined) {
+			prefix = new Date(hour * HOUR).toISOString().slice(0, 14);
+			hours.set(hour, prefix);
+		}
+		const inHour = local - hour * HOUR;
+		return prefix + MINUTE_SECONDS[Math.floor(inHour / 1000)] + MILLISECONDS[inHour % 1000] + known.suffix;
 	};
 }
 
@@ -42,7 +57,7 @@ export function conversationItems(aggregator: ReportAggregator, plan: ReportPlan
 	const { team, conversations } = aggregator;
 	const channelOf = new Map(channels.map((channel) => [channel.id, channel]));
 	const iso = isoInZoneCached(plan.timeZone);
-	const period = { periodStart: iso(plan.startMs), periodEnd: iso(plan.endMs), timeZone: plan.timeZone, clock: clockOf(plan) };
+	const [periodStart, periodEnd, clock] = [iso(plan.startMs), iso(plan.endMs), clockOf(plan)];
 	const business = plan.businessHours !== undefined;
 	const at = (ms: number) => (Number.isNaN(ms) ? null : iso(ms));
 	const nameOf = (id: string | undefined) => (id === undefined ? null : (plan.personNames.get(id) ?? null));
@@ -51,7 +66,6 @@ export function conversationItems(aggregator: ReportAggregator, plan: ReportPlan
 	rows.sort((a, b) => a.first - b.first || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 	return rows.map(({ id, index }) => {
 		const channelId = aggregator.channels.ids[conversations.channel[index]];
-		const channel = channelOf.get(channelId);
 		const firstCustomer = team.firstCustomer[index];
 		// The period's first wait is the one its first customer message opened; answered when the earliest answered wait began there.
 		const firstAnswered = !Number.isNaN(firstCustomer) && team.firstAnsweredStart[index] === firstCustomer;
@@ -59,19 +73,22 @@ export function conversationItems(aggregator: ReportAggregator, plan: ReportPlan
 		const firstPerson = firstBy === 'person' ? team.firstAnsweredPerson[index] : undefined;
 		const top = team.topPerson(index);
 		const score = team.latestScore[index];
-		return {
+		// One literal of fixed keys: V8 builds it from a template, several times faster than with spreads.
+		const row: IDataObject = {
 			scope: 'conversation',
 			conversationId: id,
 			channelId,
-			channelName: channel?.name ?? '',
+			channelName: channelOf.get(channelId)?.name ?? '',
 			channelType: aggregator.channels.types[conversations.channel[index]],
 			customerId: conversations.customer[index] ?? null,
-			...period,
+			periodStart,
+			periodEnd,
+			timeZone: plan.timeZone,
+			clock,
 			firstMessageAt: at(team.firstActivity[index]),
 			lastMessageAt: at(team.lastActivity[index]),
 			firstCustomerMessageAt: at(firstCustomer),
 			firstWaitReplyMinutes: firstAnswered ? minutes(team.firstAnsweredMs[index]) : null,
-			...(business ? { calendarFirstWaitReplyMinutes: firstAnswered ? minutes(team.firstAnsweredReply[index] - firstCustomer) : null } : {}),
 			firstWaitReplyBy: firstBy,
 			firstWaitReplyPersonId: firstPerson ?? null,
 			firstWaitReplyPersonName: nameOf(firstPerson),
@@ -92,5 +109,16 @@ export function conversationItems(aggregator: ReportAggregator, plan: ReportPlan
 			ratings: team.ratings[index],
 			latestRatingScore: Number.isNaN(score) ? null : score,
 		};
+		return business ? withCalendarReply(row, firstAnswered ? minutes(team.firstAnsweredReply[index] - firstCustomer) : null) : row;
 	});
+}
+
+/** The row with Business Hours' calendarFirstWaitReplyMinutes right after firstWaitReplyMinutes. */
+function withCalendarReply(row: IDataObject, calendarMinutes: number | null): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(row)) {
+		out[key] = value;
+		if (key === 'firstWaitReplyMinutes') out.calendarFirstWaitReplyMinutes = calendarMinutes;
+	}
+	return out;
 }
