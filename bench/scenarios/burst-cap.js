@@ -341,16 +341,27 @@ async function measureOurs(context, conversations, seconds) {
 	await sleep((QUIET_SECONDS + 5) * 1000);
 	const executions = await finishedExecutions(context, OURS.id, seen, conversations, { partial: true });
 	const continuations = [];
+	// Items that reached Next without a burst: none expected; kept (their shape, not their text) to say what they were.
+	const withoutBurst = [];
 	for (const execution of executions) {
 		const runData = execution.data?.resultData?.runData ?? {};
 		if (!runData[NEXT]) continue;
 		const nextStartedAt = runData[NEXT][0].startTime;
-		for (const item of runData[TRIGGER][0].data.main[0]) {
-			const burst = item.json.burst;
+		for (const item of runData[TRIGGER]?.[0]?.data?.main?.[0] ?? []) {
+			const burst = item.json?.burst;
+			if (!burst?.messages) {
+				withoutBurst.push({ execution: execution.id, status: execution.status, mode: execution.mode, keys: Object.keys(item.json ?? {}), type: item.json?.type });
+				continue;
+			}
 			continuations.push({ ids: burst.messages.map((m) => m.id), capped: burst.endedBy === 'maxWait', nextStartedAt });
 		}
 	}
-	return { ...account(sent, continuations, executions.length), executions_unfinished_at_bound: executions.unfinished };
+	return {
+		...account(sent, continuations, executions.length),
+		executions_unfinished_at_bound: executions.unfinished,
+		items_without_burst: withoutBurst.length,
+		items_without_burst_examples: withoutBurst.slice(0, 5),
+	};
 }
 
 async function measurePeer(context, conversations, seconds) {
@@ -362,17 +373,23 @@ async function measurePeer(context, conversations, seconds) {
 	const lastCreated = new Map();
 	for (const messages of sent.values()) lastCreated.set(messages[0].conversation_id, Date.parse(messages.at(-1).created_at));
 	const continuations = [];
+	// Continuations whose IF item holds no list (as read): counted, in no continuation above.
+	let withoutList = 0;
 	for (const execution of executions) {
 		const runData = execution.data?.resultData?.runData ?? {};
 		if (!runData[NEXT]) continue;
 		const nextStartedAt = runData[NEXT][0].startTime;
-		const item = runData['Newest or capped'][0].data.main[0][0].json;
+		const item = runData['Newest or capped']?.[0]?.data?.main?.[0]?.[0]?.json;
+		if (!Array.isArray(item?.list)) {
+			withoutList++;
+			continue;
+		}
 		const list = item.list.map((entry) => JSON.parse(entry));
 		const conversationId = runData[REQUEST][0].data.main[0][0].json.body.data.conversation_id;
 		// Capped: the customer wrote on after this continuation.
 		continuations.push({ ids: list.map((entry) => entry.id), capped: lastCreated.get(conversationId) > nextStartedAt, nextStartedAt });
 	}
-	return { ...account(sent, continuations, executions.length), executions_unfinished_at_bound: executions.unfinished };
+	return { ...account(sent, continuations, executions.length), executions_unfinished_at_bound: executions.unfinished, continuations_without_list: withoutList };
 }
 
 function markdown(json) {
@@ -401,6 +418,7 @@ function markdown(json) {
 		row(PEER.label, json.peer),
 		'',
 		`Ours' capped continuations after the cap, beside the floor: median ${json.ours.after_cap.median_ms - json.floor.median_ms} ms above the floor's median, p95 ${json.ours.after_cap.p95_ms - json.floor.p95_ms} ms above its p95.`,
+		...(json.ours.items_without_burst ? ['', `Ours: ${json.ours.items_without_burst} items reached Next without a burst (examples in the JSON); they are in no continuation above.`] : []),
 		...[['Ours', json.ours], ['The peer', json.peer]]
 			.filter(([, r]) => r.executions_unfinished_at_bound)
 			.flatMap(([label, r]) => ['', `${label}: ${r.executions_unfinished_at_bound} executions had not finished ${SETTLE_MS / 1000} s after its customers stopped (the bench stopped waiting); the messages of none finished count as lost above.`]),
@@ -486,6 +504,8 @@ async function measure({ name, queue, log }) {
 			log(`${name}: ours, ${conversations} customers writing for ${seconds} s`);
 			const oursRun = await withCpu(context, idle, () => measureOurs(context, conversations, seconds));
 			const ours = oursRun.value;
+			// Logged at once: a failure in the peer's phase keeps these.
+			log(`${name}: floor ${JSON.stringify(floor)}; ours ${JSON.stringify(ours)}; CPU s floor ${JSON.stringify(floorRun.cpu)}, ours ${JSON.stringify(oursRun.cpu)}`);
 			const executingProfiles = (run) => context.executing.filter((role) => run.profiles[role]).map((role) => run.profiles[role]);
 			const cpu = {
 				idle_cpu_ms_per_s: Object.fromEntries(Object.entries(idle).map(([role, rate]) => [role, Math.round(rate * 1000)])),
