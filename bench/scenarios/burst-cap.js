@@ -29,8 +29,10 @@
 // more than one) are counted; executions per message too.
 //
 // CPU: each n8n process's CPU time (/proc, all threads, its task runner
-// too) over the floor and ours, less what it burns idle (10 s measured before
-// the floor), per execution. BENCH_PROFILE=1 also samples the executing
+// too) over the floor and over ours, per execution, all of it: the rate
+// each burns in the 10 s before the floor is reported beside, not
+// subtracted (measured soon after start-up it overstates idle, and
+// subtracting it zeroed the workers' CPU in a 150 s phase). BENCH_PROFILE=1 also samples the executing
 // processes (the workers; the one n8n in regular mode) and, in queue mode,
 // the webhook process with V8's profiler over the inspector during the floor
 // and during ours (BENCH_PROFILE_DIR keeps the raw .cpuprofile files): where
@@ -224,8 +226,8 @@ async function finishedExecutions(context, workflowId, seen, minimum, { partial 
 /** CPU seconds of every n8n process now. */
 const cpuNow = (context) => Object.fromEntries(Object.entries(context.processes).map(([role, n8n]) => [role, treeCpuSeconds(n8n.pid)]));
 
-/** Runs `fn` and the CPU each process spent meanwhile beyond its idle rate (and, when profiling, the executing processes' profiles). */
-async function withCpu(context, idleRate, fn) {
+/** Runs `fn` and the CPU each process spent meanwhile (and, when profiling, the sampled processes' profiles). */
+async function withCpu(context, fn) {
 	const profilers = [];
 	for (const [role, port] of Object.entries(context.inspectPorts)) profilers.push([role, await startProfiling(port)]);
 	const before = cpuNow(context);
@@ -235,7 +237,7 @@ async function withCpu(context, idleRate, fn) {
 	const after = cpuNow(context);
 	const profiles = {};
 	for (const [role, profiler] of profilers) profiles[role] = await profiler.stop();
-	const cpu = Object.fromEntries(Object.keys(after).map((role) => [role, Math.max(0, after[role] - before[role] - (idleRate?.[role] ?? 0) * seconds)]));
+	const cpu = Object.fromEntries(Object.keys(after).map((role) => [role, after[role] - before[role]]));
 	return { value, cpu, seconds, profiles };
 }
 
@@ -434,7 +436,7 @@ function cpuMarkdown(json) {
 		'',
 		'## CPU per execution',
 		'',
-		`Each n8n process's CPU time (/proc: all its threads and its task runner) over the phase, less its idle rate (measured over ${IDLE_MS / 1000} s before the floor), divided by the phase's executions. Executing: ${json.cpu.executing.join(', ')}.`,
+		`Each n8n process's CPU time (/proc: all its threads and its task runner) over the phase, divided by the phase's executions (the floor: ${json.cpu.floor_seconds} s; ours: ${json.cpu.ours_seconds} s, its customers' deliveries included). Beside, not subtracted, what each burned per second in the ${IDLE_MS / 1000} s before the floor: ${Object.entries(json.cpu.idle_cpu_ms_per_s).map(([role, ms]) => `${role} ${ms} ms`).join(', ')}. Executing: ${json.cpu.executing.join(', ')}.`,
 		'',
 		`| Phase | Executions | Executing processes, ms per execution | All processes, ms per execution | ${roles.join(' | ')} |`,
 		`|---|---:|---:|---:|${roles.map(() => '---:').join('|')}|`,
@@ -499,16 +501,18 @@ async function measure({ name, queue, log }) {
 			const loadStart = os.loadavg();
 			const idle = await idleRates(context);
 			log(`${name}: the floor, ${floorCount} at once`);
-			const floorRun = await withCpu(context, idle, () => measureFloor(context, floorCount));
+			const floorRun = await withCpu(context, () => measureFloor(context, floorCount));
 			const floor = floorRun.value;
 			log(`${name}: ours, ${conversations} customers writing for ${seconds} s`);
-			const oursRun = await withCpu(context, idle, () => measureOurs(context, conversations, seconds));
+			const oursRun = await withCpu(context, () => measureOurs(context, conversations, seconds));
 			const ours = oursRun.value;
 			// Logged at once: a failure in the peer's phase keeps these.
 			log(`${name}: floor ${JSON.stringify(floor)}; ours ${JSON.stringify(ours)}; CPU s floor ${JSON.stringify(floorRun.cpu)}, ours ${JSON.stringify(oursRun.cpu)}`);
 			const executingProfiles = (run) => context.executing.filter((role) => run.profiles[role]).map((role) => run.profiles[role]);
 			const cpu = {
 				idle_cpu_ms_per_s: Object.fromEntries(Object.entries(idle).map(([role, rate]) => [role, Math.round(rate * 1000)])),
+				floor_seconds: Math.round(floorRun.seconds),
+				ours_seconds: Math.round(oursRun.seconds),
 				executing: context.executing,
 				floor: cpuPer(context, floorRun.cpu, floor.executions),
 				ours: cpuPer(context, oursRun.cpu, ours.executions),
