@@ -28,6 +28,22 @@
 // message must be in exactly one continuation: lost (in none) and doubled (in
 // more than one) are counted; executions per message too.
 //
+// CPU: each n8n process's CPU time (/proc, all threads, its task runner
+// too) over the floor and over ours, per execution, all of it: the rate
+// each burns in the 10 s before the floor is reported beside, not
+// subtracted (measured soon after start-up it overstates idle, and
+// subtracting it zeroed the workers' CPU in a 150 s phase). BENCH_PROFILE=1 also samples the executing
+// processes (the workers; the one n8n in regular mode) and, in queue mode,
+// the webhook process with V8's profiler over the inspector during the floor
+// and during ours (BENCH_PROFILE_DIR keeps the raw .cpuprofile files): where
+// a continuation's CPU goes beside an empty execution's, and a delivery's.
+// Profiling slows what it samples: its run's latencies are not the bench's
+// figures.
+// Past BENCH_CAP_SETTLE_SECONDS (default 240) after the customers stop, the
+// bench stops waiting for a peer's executions and counts what is still
+// unfinished (its messages as not continued) instead of failing: the load
+// can be above what n8n takes in on the machine.
+//
 //   npm run bench -- --only burst-cap
 //   BENCH_CAP_CONVERSATIONS=20 BENCH_CAP_SECONDS=60 npm run bench -- --only burst-cap-queue
 const crypto = require('crypto');
@@ -39,6 +55,8 @@ const { startSandboxProcess } = require('../../sandbox/process');
 const { startRelay } = require('../lib/intakeRelay');
 const { boundedInteger } = require('../lib/options');
 const { quantile } = require('../lib/summary');
+const { treeCpuSeconds } = require('../lib/processCpu');
+const { startProfiling, summariseProfile } = require('../lib/cpuProfile');
 const { startPeerRelay } = require('./burst');
 
 const QUIET_SECONDS = 5;
@@ -46,7 +64,9 @@ const MAX_WAIT_SECONDS = 20;
 const WRITE_EVERY_MS = 2000;
 const SANDBOX_LATENCY_MS = 100;
 const RATE_LIMIT = 60;
-const SETTLE_MS = 4 * 60_000;
+const SETTLE_MS = boundedInteger('BENCH_CAP_SETTLE_SECONDS', process.env.BENCH_CAP_SETTLE_SECONDS, 240, 900) * 1000;
+const IDLE_MS = 10_000;
+const profiling = () => process.env.BENCH_PROFILE === '1';
 
 const TRIGGER = 'Customer writes';
 const REQUEST = 'Request';
@@ -126,8 +146,18 @@ async function setUp(sandbox, queue) {
 		await relay.close();
 	};
 	try {
+		// The processes that run executions: sampled over their inspector when profiling.
+		const inspectPorts = {};
+		const inspectArgs = async (role) => {
+			if (!profiling()) return [];
+			const inspectPort = await freePort();
+			inspectPorts[role] = inspectPort;
+			return [`--inspect=127.0.0.1:${inspectPort}`];
+		};
 		cluster = queue ? await startQueueCluster({ start: false, tarball, env }) : undefined;
-		n8n = cluster ? cluster.main : await startN8n({ start: false, port, tarball, env });
+		if (cluster) for (const [index, worker] of cluster.workers.entries()) worker.nodeArgs = await inspectArgs(`worker${index + 1}`);
+		if (cluster) cluster.webhook.nodeArgs = await inspectArgs('webhook');
+		n8n = cluster ? cluster.main : await startN8n({ start: false, port, tarball, env, nodeArgs: await inspectArgs('n8n') });
 		if (!cluster) redis = await startRedis();
 		const redisPort = cluster ? cluster.redis.port : redis.port;
 		const redisCredential = { id: 'benchCapRedisCr1', name: 'Bench Redis', type: 'redis', data: { host: '127.0.0.1', port: redisPort, database: 0, password: '', ssl: false } };
@@ -145,7 +175,11 @@ async function setUp(sandbox, queue) {
 		const channels = await client.listAll('/channels');
 		const channelOf = (type) => channels.find((c) => c.type === type && c.is_active);
 		await sleep(3000);
-		return { n8n, n8nPort, control: sandbox.client.control, channelOf, dispose };
+		const processes = cluster
+			? { main: cluster.main, webhook: cluster.webhook, ...Object.fromEntries(cluster.workers.map((worker, index) => [`worker${index + 1}`, worker])) }
+			: { n8n };
+		const executing = cluster ? cluster.workers.map((_, index) => `worker${index + 1}`) : ['n8n'];
+		return { n8n, n8nPort, control: sandbox.client.control, channelOf, dispose, processes, executing, inspectPorts };
 	} catch (error) {
 		await dispose();
 		throw error;
@@ -163,18 +197,88 @@ async function post(port, path, body) {
 	return response.status;
 }
 
-/** Every execution of a workflow not in `seen`, once all have finished, with its data. */
-async function finishedExecutions(context, workflowId, seen, minimum) {
-	const fresh = await waitFor(
-		async () => {
-			const list = (await context.n8n.api.listExecutions({ workflowId })).filter((e) => !seen.has(String(e.id)));
-			return list.length >= minimum && list.every((e) => e.finished || e.stoppedAt) ? list : undefined;
-		},
-		{ what: `the executions of ${workflowId}`, timeoutMs: SETTLE_MS, intervalMs: 1000 },
-	);
+/**
+ * Every execution of a workflow not in `seen`, once all have finished, with its data.
+ * With `partial`, past SETTLE_MS the finished ones and how many are not (else it throws).
+ */
+async function finishedExecutions(context, workflowId, seen, minimum, { partial = false } = {}) {
+	const fresh = () => context.n8n.api.listExecutions({ workflowId }).then((list) => list.filter((e) => !seen.has(String(e.id))));
+	const done = (e) => e.finished || e.stoppedAt;
+	let list;
+	try {
+		list = await waitFor(
+			async () => {
+				const now = await fresh();
+				return now.length >= minimum && now.every(done) ? now : undefined;
+			},
+			{ what: `the executions of ${workflowId}`, timeoutMs: SETTLE_MS, intervalMs: 1000 },
+		);
+	} catch (error) {
+		if (!partial) throw error;
+		list = await fresh();
+	}
 	const executions = [];
-	for (const summary of fresh) executions.push(await context.n8n.api.getExecution(summary.id));
+	for (const summary of list.filter(done)) executions.push(await context.n8n.api.getExecution(summary.id));
+	executions.unfinished = Math.max(minimum, list.length) - executions.length;
 	return executions;
+}
+
+/** CPU seconds of every n8n process now. */
+const cpuNow = (context) => Object.fromEntries(Object.entries(context.processes).map(([role, n8n]) => [role, treeCpuSeconds(n8n.pid)]));
+
+/** Runs `fn` and the CPU each process spent meanwhile (and, when profiling, the sampled processes' profiles). */
+async function withCpu(context, fn) {
+	const profilers = [];
+	for (const [role, port] of Object.entries(context.inspectPorts)) profilers.push([role, await startProfiling(port)]);
+	const before = cpuNow(context);
+	const startedAt = Date.now();
+	const value = await fn();
+	const seconds = (Date.now() - startedAt) / 1000;
+	const after = cpuNow(context);
+	const profiles = {};
+	for (const [role, profiler] of profilers) profiles[role] = await profiler.stop();
+	const cpu = Object.fromEntries(Object.keys(after).map((role) => [role, after[role] - before[role]]));
+	return { value, cpu, seconds, profiles };
+}
+
+/** What every process burns idle, per second, over IDLE_MS. */
+async function idleRates(context) {
+	const before = cpuNow(context);
+	await sleep(IDLE_MS);
+	const after = cpuNow(context);
+	return Object.fromEntries(Object.keys(after).map((role) => [role, (after[role] - before[role]) / (IDLE_MS / 1000)]));
+}
+
+/** CPU ms per execution of each process, of the executing ones together, and of all. */
+function cpuPer(context, cpu, executions) {
+	const per = (seconds) => Math.round((seconds * 1000) / Math.max(1, executions));
+	const sum = (roles) => roles.reduce((total, role) => total + cpu[role], 0);
+	return {
+		executions,
+		executing_ms: per(sum(context.executing)),
+		all_processes_ms: per(sum(Object.keys(cpu))),
+		by_process_ms: Object.fromEntries(Object.entries(cpu).map(([role, seconds]) => [role, per(seconds)])),
+	};
+}
+
+/** The executing processes' profiles, pooled, per execution: busy time, by bucket, the busiest functions and ours. */
+function profilePer(profiles, executions) {
+	if (profiles.length === 0) return null;
+	const per = (ms) => Math.round((ms / Math.max(1, executions)) * 10) / 10;
+	const pooled = { busy: 0, buckets: new Map(), top: new Map(), ours: new Map(), activities: new Map() };
+	const add = (map, entries) => {
+		for (const { name, ms } of entries) map.set(name, (map.get(name) ?? 0) + ms);
+	};
+	for (const profile of profiles) {
+		const summary = summariseProfile(profile, { topFunctions: 400 });
+		pooled.busy += summary.busyMs;
+		add(pooled.buckets, summary.buckets);
+		add(pooled.top, summary.top.slice(0, 15));
+		add(pooled.ours, summary.top.filter(({ name }) => name.includes('n8n-nodes-omnichannel/')));
+		add(pooled.activities, summary.activities);
+	}
+	const list = (map, count) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, ms]) => ({ name, ms: per(ms) }));
+	return { busy_ms: per(pooled.busy), buckets: list(pooled.buckets, 12), top: list(pooled.top, 10), ours: list(pooled.ours, 10), activities: list(pooled.activities, 10) };
 }
 
 const stats = (values) => {
@@ -237,18 +341,29 @@ async function measureOurs(context, conversations, seconds) {
 	const seen = new Set((await context.n8n.api.listExecutions({ workflowId: OURS.id })).map((e) => String(e.id)));
 	const sent = await write(context, OURS.channel, conversations, seconds, 'ours');
 	await sleep((QUIET_SECONDS + 5) * 1000);
-	const executions = await finishedExecutions(context, OURS.id, seen, conversations);
+	const executions = await finishedExecutions(context, OURS.id, seen, conversations, { partial: true });
 	const continuations = [];
+	// Items that reached Next without a burst: none expected; kept (their shape, not their text) to say what they were.
+	const withoutBurst = [];
 	for (const execution of executions) {
 		const runData = execution.data?.resultData?.runData ?? {};
 		if (!runData[NEXT]) continue;
 		const nextStartedAt = runData[NEXT][0].startTime;
-		for (const item of runData[TRIGGER][0].data.main[0]) {
-			const burst = item.json.burst;
+		for (const item of runData[TRIGGER]?.[0]?.data?.main?.[0] ?? []) {
+			const burst = item.json?.burst;
+			if (!burst?.messages) {
+				withoutBurst.push({ execution: execution.id, status: execution.status, mode: execution.mode, keys: Object.keys(item.json ?? {}), type: item.json?.type });
+				continue;
+			}
 			continuations.push({ ids: burst.messages.map((m) => m.id), capped: burst.endedBy === 'maxWait', nextStartedAt });
 		}
 	}
-	return account(sent, continuations, executions.length);
+	return {
+		...account(sent, continuations, executions.length),
+		executions_unfinished_at_bound: executions.unfinished,
+		items_without_burst: withoutBurst.length,
+		items_without_burst_examples: withoutBurst.slice(0, 5),
+	};
 }
 
 async function measurePeer(context, conversations, seconds) {
@@ -256,21 +371,27 @@ async function measurePeer(context, conversations, seconds) {
 	const sent = await write(context, PEER.channel, conversations, seconds, 'peer');
 	await sleep((QUIET_SECONDS + 5) * 1000);
 	const total = [...sent.values()].flat().length;
-	const executions = await finishedExecutions(context, PEER.id, seen, total);
+	const executions = await finishedExecutions(context, PEER.id, seen, total, { partial: true });
 	const lastCreated = new Map();
 	for (const messages of sent.values()) lastCreated.set(messages[0].conversation_id, Date.parse(messages.at(-1).created_at));
 	const continuations = [];
+	// Continuations whose IF item holds no list (as read): counted, in no continuation above.
+	let withoutList = 0;
 	for (const execution of executions) {
 		const runData = execution.data?.resultData?.runData ?? {};
 		if (!runData[NEXT]) continue;
 		const nextStartedAt = runData[NEXT][0].startTime;
-		const item = runData['Newest or capped'][0].data.main[0][0].json;
+		const item = runData['Newest or capped']?.[0]?.data?.main?.[0]?.[0]?.json;
+		if (!Array.isArray(item?.list)) {
+			withoutList++;
+			continue;
+		}
 		const list = item.list.map((entry) => JSON.parse(entry));
 		const conversationId = runData[REQUEST][0].data.main[0][0].json.body.data.conversation_id;
 		// Capped: the customer wrote on after this continuation.
 		continuations.push({ ids: list.map((entry) => entry.id), capped: lastCreated.get(conversationId) > nextStartedAt, nextStartedAt });
 	}
-	return account(sent, continuations, executions.length);
+	return { ...account(sent, continuations, executions.length), executions_unfinished_at_bound: executions.unfinished, continuations_without_list: withoutList };
 }
 
 function markdown(json) {
@@ -299,8 +420,74 @@ function markdown(json) {
 		row(PEER.label, json.peer),
 		'',
 		`Ours' capped continuations after the cap, beside the floor: median ${json.ours.after_cap.median_ms - json.floor.median_ms} ms above the floor's median, p95 ${json.ours.after_cap.p95_ms - json.floor.p95_ms} ms above its p95.`,
+		...(json.ours.items_without_burst ? ['', `Ours: ${json.ours.items_without_burst} items reached Next without a burst (examples in the JSON); they are in no continuation above.`] : []),
+		...[['Ours', json.ours], ['The peer', json.peer]]
+			.filter(([, r]) => r.executions_unfinished_at_bound)
+			.flatMap(([label, r]) => ['', `${label}: ${r.executions_unfinished_at_bound} executions had not finished ${SETTLE_MS / 1000} s after its customers stopped (the bench stopped waiting); the messages of none finished count as lost above.`]),
+		...(json.cpu ? cpuMarkdown(json) : []),
 		'',
 	].join('\n');
+}
+
+function cpuMarkdown(json) {
+	const roles = Object.keys(json.cpu.floor.by_process_ms);
+	const row = (label, c) => `| ${label} | ${c.executions} | **${c.executing_ms}** | ${c.all_processes_ms} | ${roles.map((role) => c.by_process_ms[role]).join(' | ')} |`;
+	const lines = [
+		'',
+		'## CPU per execution',
+		'',
+		`Each n8n process's CPU time (/proc: all its threads and its task runner) over the phase, divided by the phase's executions (the floor: ${json.cpu.floor_seconds} s; ours: ${json.cpu.ours_seconds} s, its customers' deliveries included). Beside, not subtracted, what each burned per second in the ${IDLE_MS / 1000} s before the floor: ${Object.entries(json.cpu.idle_cpu_ms_per_s).map(([role, ms]) => `${role} ${ms} ms`).join(', ')}. Executing: ${json.cpu.executing.join(', ')}.`,
+		'',
+		`| Phase | Executions | Executing processes, ms per execution | All processes, ms per execution | ${roles.join(' | ')} |`,
+		`|---|---:|---:|---:|${roles.map(() => '---:').join('|')}|`,
+		row("n8n's floor (Webhook → No Operation)", json.cpu.floor),
+		row('Ours (the whole phase: every delivery, held or not, and the continuations)', json.cpu.ours),
+	];
+	if (json.cpu.profile_floor && json.cpu.profile_ours) {
+		const f = json.cpu.profile_floor;
+		const o = json.cpu.profile_ours;
+		const format = (entries) => entries.map(({ name, ms }) => `\`${name}\` ${ms}`).join('; ');
+		const buckets = [...new Set([...o.buckets, ...f.buckets].map(({ name }) => name))];
+		const at = (entries, name) => entries.find((entry) => entry.name === name)?.ms ?? 0;
+		lines.push(
+			'',
+			"V8's profile of the executing processes' main threads (BENCH_PROFILE=1), busy self time in ms per execution:",
+			'',
+			'| Where | Floor | Ours |',
+			'|---|---:|---:|',
+			`| **all** | **${f.busy_ms}** | **${o.busy_ms}** |`,
+			...buckets.map((name) => `| ${name} | ${at(f.buckets, name)} | ${at(o.buckets, name)} |`),
+			...o.activities.filter(({ ms }) => ms > 0).map(({ name, ms }) => `| ${name} (inclusive) | ${at(f.activities, name)} | ${ms} |`),
+			'',
+			`Ours, busiest functions (ms per execution): ${format(o.top)}.`,
+			'',
+			`Ours, this package's busiest functions (self, ms per execution): ${format(o.ours)}.`,
+			'',
+			`Floor, busiest functions (ms per execution): ${format(f.top)}.`,
+		);
+	}
+	const wf = json.cpu.profile_webhook_floor;
+	const wo = json.cpu.profile_webhook_ours;
+	if (wf && wo) {
+		const format = (entries) => entries.map(({ name, ms }) => `\`${name}\` ${ms}`).join('; ');
+		const at = (entries, name) => entries.find((entry) => entry.name === name)?.ms ?? 0;
+		const buckets = [...new Set([...wo.buckets, ...wf.buckets].map(({ name }) => name))];
+		lines.push(
+			'',
+			"V8's profile of the webhook process's main thread (BENCH_PROFILE=1), busy self time in ms per request (the floor) and per customer message (ours):",
+			'',
+			'| Where | Floor, per request | Ours, per message |',
+			'|---|---:|---:|',
+			`| **all** | **${wf.busy_ms}** | **${wo.busy_ms}** |`,
+			...buckets.map((name) => `| ${name} | ${at(wf.buckets, name)} | ${at(wo.buckets, name)} |`),
+			...wo.activities.filter(({ ms }) => ms > 0).map(({ name, ms }) => `| ${name} (inclusive) | ${at(wf.activities, name)} | ${ms} |`),
+			'',
+			`Ours, the webhook process's busiest functions (ms per message): ${format(wo.top)}.`,
+			'',
+			`Ours, this package's busiest functions there (self, ms per message): ${format(wo.ours)}.`,
+		);
+	}
+	return lines;
 }
 
 async function measure({ name, queue, log }) {
@@ -312,10 +499,29 @@ async function measure({ name, queue, log }) {
 		const context = await setUp(sandbox, queue);
 		try {
 			const loadStart = os.loadavg();
+			const idle = await idleRates(context);
 			log(`${name}: the floor, ${floorCount} at once`);
-			const floor = await measureFloor(context, floorCount);
+			const floorRun = await withCpu(context, () => measureFloor(context, floorCount));
+			const floor = floorRun.value;
 			log(`${name}: ours, ${conversations} customers writing for ${seconds} s`);
-			const ours = await measureOurs(context, conversations, seconds);
+			const oursRun = await withCpu(context, () => measureOurs(context, conversations, seconds));
+			const ours = oursRun.value;
+			// Logged at once: a failure in the peer's phase keeps these.
+			log(`${name}: floor ${JSON.stringify(floor)}; ours ${JSON.stringify(ours)}; CPU s floor ${JSON.stringify(floorRun.cpu)}, ours ${JSON.stringify(oursRun.cpu)}`);
+			const executingProfiles = (run) => context.executing.filter((role) => run.profiles[role]).map((role) => run.profiles[role]);
+			const cpu = {
+				idle_cpu_ms_per_s: Object.fromEntries(Object.entries(idle).map(([role, rate]) => [role, Math.round(rate * 1000)])),
+				floor_seconds: Math.round(floorRun.seconds),
+				ours_seconds: Math.round(oursRun.seconds),
+				executing: context.executing,
+				floor: cpuPer(context, floorRun.cpu, floor.executions),
+				ours: cpuPer(context, oursRun.cpu, ours.executions),
+				profile_floor: profilePer(executingProfiles(floorRun), floor.executions),
+				profile_ours: profilePer(executingProfiles(oursRun), ours.executions),
+				// The webhook process, per request of the floor and per customer message of ours.
+				profile_webhook_floor: profilePer(floorRun.profiles.webhook ? [floorRun.profiles.webhook] : [], floor.requests),
+				profile_webhook_ours: profilePer(oursRun.profiles.webhook ? [oursRun.profiles.webhook] : [], ours.messages),
+			};
 			log(`${name}: the Redis peer, ${conversations} customers writing for ${seconds} s`);
 			const peer = await measurePeer(context, conversations, seconds);
 			const loadEnd = os.loadavg();
@@ -332,6 +538,7 @@ async function measure({ name, queue, log }) {
 				floor,
 				ours,
 				peer,
+				cpu,
 			};
 			log(`${name}: floor ${JSON.stringify(floor)}; ours ${JSON.stringify(ours)}; peer ${JSON.stringify(peer)}; load ${loadStart[0].toFixed(2)} → ${loadEnd[0].toFixed(2)}`);
 			return { json, markdown: markdown(json) };
