@@ -14,20 +14,8 @@ import { ItemValidator } from '../../nodes/Omnichannel/helpers/validation';
 import { runNode } from '../support/host/action-node.cjs';
 import { resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
+import { reference, sandboxClient, world } from '../support/report.cjs';
 import { useSandbox } from '../support/suite.cjs';
-
-const world = require('../support/report-world') as {
-	randomWorkspace: (sandbox: unknown, options: { seed: number; startMs: number; endMs: number; conversations?: number }) => Promise<{ key: string; channels: Json[] }>;
-	localMidnight: (date: string, timeZone: string) => number;
-	localDays: (date: string, days: number, timeZone: string) => { startMs: number; endMs: number; endDate: string };
-	prng: (seed: number) => { next: () => number; int: (min: number, max: number) => number; pick: <T>(list: T[]) => T; chance: (p: number) => boolean };
-};
-const reference = require('../support/report-reference') as {
-	referenceReportWithClock: (workspace: { messages: Json[]; conversations: Json[]; channels: Json[] }, period: Json) => Json;
-	referenceBusinessClock: (schedule: string, closedDates: string, timeZone: string) => (from: number, to: number) => number;
-	compareWithReference: (items: Json[], expected: Json, groupBy?: string) => Json[];
-};
-const { sandboxClient } = require('../../sandbox/client') as { sandboxClient: (sandbox: unknown, key?: string) => { listAll: (path: string) => Promise<Json[]> } };
 
 const suite = useSandbox({ seed: 'empty' });
 const counts: Json = {};

@@ -12,22 +12,8 @@
 import { runNode } from '../support/host/action-node.cjs';
 import { control, resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
+import { reference, sandboxClient, world } from '../support/report.cjs';
 import { useSandbox } from '../support/suite.cjs';
-
-const world = require('../support/report-world') as {
-	randomWorkspace: (sandbox: unknown, options: { seed: number; startMs: number; endMs: number; conversations?: number }) => Promise<{ key: string; channels: Json[] }>;
-	localMidnight: (date: string, timeZone: string) => number;
-	localDate: (daysAgo: number, timeZone: string, now?: number) => string;
-	prng: (seed: number) => { int: (min: number, max: number) => number; pick: <T>(list: T[]) => T; chance: (p: number) => boolean };
-};
-const reference = require('../support/report-reference') as {
-	referenceComparison: (reportOf: (period: Json) => Json, period: Json, previous: { kind: string; start: number; end: number }) => Json;
-	referenceReportWithClock: (workspace: Json, period: Json) => Json;
-	referenceReportV11: (workspace: Json, period: Json) => Json;
-	withBotShare: (workspace: Json, reportOf: (period: Json) => Json) => (period: Json) => Json;
-	compareWithReference: (items: Json[], expected: Json, groupBy?: string) => Json[];
-};
-const { sandboxClient } = require('../../sandbox/client') as { sandboxClient: (sandbox: unknown, key?: string) => { listAll: (path: string) => Promise<Json[]> } };
 
 const suite = useSandbox({ seed: 'empty' });
 const counts: Json = {};

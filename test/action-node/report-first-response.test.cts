@@ -10,28 +10,9 @@
 import { runNode } from '../support/host/action-node.cjs';
 import { resetStats, stats } from '../support/sandbox.cjs';
 import type { Json } from '../support/sandbox.cjs';
+import { reference, sandboxClient, world } from '../support/report.cjs';
+import type { KnownDay } from '../support/report.cjs';
 import { useSandbox } from '../support/suite.cjs';
-
-interface KnownDay {
-	key: string;
-	timeZone: string;
-	period: { after: string; before: string };
-	expected: { channels: Record<string, Json>; total: Json };
-}
-const world = require('../support/report-world') as {
-	knownDay: (sandbox: unknown, options?: { timeZone?: string; daysAgo?: number }) => Promise<KnownDay>;
-	randomWorkspace: (sandbox: unknown, options: { seed: number; startMs: number; endMs: number; conversations?: number }) => Promise<{ key: string; channels: Json[] }>;
-	localMidnight: (date: string, timeZone: string) => number;
-	localDays: (date: string, days: number, timeZone: string) => { startMs: number; endMs: number; endDate: string };
-	randomDays: (random: unknown, options: { zones: string[]; fixed: string[]; fixedChance: number }) => { timeZone: string; days: number; date: string; startMs: number; endMs: number; endDate: string };
-	localDate: (daysAgo: number, timeZone: string, now?: number) => string;
-	prng: (seed: number) => { int: (min: number, max: number) => number; pick: <T>(list: T[]) => T; chance: (p: number) => boolean };
-};
-const reference = require('../support/report-reference') as {
-	referenceReportV11: (workspace: { messages: Json[]; conversations: Json[]; channels: Json[] }, period: Json) => Json;
-	compareWithReference: (items: Json[], expected: Json, groupBy?: string) => Json[];
-};
-const { sandboxClient } = require('../../sandbox/client') as { sandboxClient: (sandbox: unknown, key?: string) => { listAll: (path: string) => Promise<Json[]> } };
 
 const suite = useSandbox({ seed: 'empty' });
 const counts: Json = {};
