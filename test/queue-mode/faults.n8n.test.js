@@ -71,41 +71,34 @@ async function markerCounts() {
 }
 
 /**
- * After a blip: waits (bounded) for every text, or until nothing more can come. That is when every event's
- * delivery was answered 2xx (the sandbox retries no more), no execution of the workflow is running, and the
- * counts and the executions' statuses stayed the same for STABLE_MS: an event n8n failed or left queued on
- * its own never runs, and waiting out the whole bound for it cost the suite three minutes.
+ * After a blip, whether nothing more can come: every event's delivery was answered 2xx (the sandbox retries no
+ * more), no execution of the workflow is running, and the counts and the executions' statuses stayed the same
+ * for STABLE_MS. An event n8n failed or left queued on its own never runs, and waiting out the whole bound for
+ * it cost the suite three minutes.
  */
-async function settleBlip(texts, timeoutMs, label) {
+function nothingMoreAfterBlip() {
 	let last = '';
 	let sameSince = Date.now();
-	await waitFor(
-		async () => {
-			const counts = await markerCounts();
-			if (texts.every((text) => counts.has(text))) return true;
-			const attempts = (await client.control('GET', '/deliveries')).filter((attempt) => attempt.url.startsWith(cluster.webhook.baseUrl));
-			const answered = new Set(attempts.filter((attempt) => attempt.status >= 200 && attempt.status < 300).map((attempt) => attempt.event_id));
-			const owed = attempts.some((attempt) => !answered.has(attempt.event_id));
-			const statuses = (await cluster.main.listExecutions({ workflowId: IDS.blip })).map((execution) => `${execution.id}:${execution.status}`).sort();
-			const state = JSON.stringify([[...counts.entries()].sort(), statuses]);
-			if (state !== last || owed || statuses.some((s) => s.endsWith(':running'))) {
-				last = state;
-				sameSince = Date.now();
-				return false;
-			}
-			return Date.now() - sameSince >= STABLE_MS;
-		},
-		{ what: `${texts.length} downstream run(s)`, timeoutMs, intervalMs: 1000 },
-	).catch((error) => console.log(`faults: ${label}: ${error.message}`));
-	await sleep(QUIET_PERIOD_MS);
-	return await markerCounts();
+	return async (counts) => {
+		const attempts = (await client.control('GET', '/deliveries')).filter((attempt) => attempt.url.startsWith(cluster.webhook.baseUrl));
+		const answered = new Set(attempts.filter((attempt) => attempt.status >= 200 && attempt.status < 300).map((attempt) => attempt.event_id));
+		const owed = attempts.some((attempt) => !answered.has(attempt.event_id));
+		const statuses = (await cluster.main.listExecutions({ workflowId: IDS.blip })).map((execution) => `${execution.id}:${execution.status}`).sort();
+		const state = JSON.stringify([[...counts.entries()].sort(), statuses]);
+		if (state !== last || owed || statuses.some((status) => status.endsWith(':running'))) {
+			last = state;
+			sameSince = Date.now();
+			return false;
+		}
+		return Date.now() - sameSince >= STABLE_MS;
+	};
 }
 
-/** Waits (bounded) for every text; returns without throwing so the counts get printed either way. */
-async function settle(texts, timeoutMs, label) {
+/** Waits (bounded) for every text, or until `nothingMore(counts)` says no more can come; returns without throwing so the counts get printed either way. */
+async function settle(texts, timeoutMs, label, nothingMore = async () => false) {
 	await waitFor(async () => {
 		const counts = await markerCounts();
-		return texts.every((text) => counts.has(text));
+		return texts.every((text) => counts.has(text)) || (await nothingMore(counts));
 	}, { what: `${texts.length} downstream run(s)`, timeoutMs, intervalMs: 1000 }).catch((error) => console.log(`faults: ${label}: ${error.message}`));
 	await sleep(QUIET_PERIOD_MS);
 	return await markerCounts();
@@ -274,7 +267,7 @@ describe.each([
 					await sleep(PACE_MS);
 				}
 				await restart;
-				counts = await settleBlip(texts.map((t) => `blip-run ${t}`), 90_000, `${name} blip`);
+				counts = await settle(texts.map((t) => `blip-run ${t}`), 90_000, `${name} blip`, nothingMoreAfterBlip());
 			} finally {
 				await client.control('DELETE', '/faults');
 			}
@@ -290,7 +283,7 @@ describe.each([
 					await cluster.main.api.retryExecution(execution.id, { loadWorkflow: false });
 					retried.push(execution.id);
 				}
-				counts = await settleBlip(texts.map((t) => `blip-run ${t}`), 90_000, `${name} blip after Retry`);
+				counts = await settle(texts.map((t) => `blip-run ${t}`), 90_000, `${name} blip after Retry`, nothingMoreAfterBlip());
 			}
 			const runs = texts.map((t) => counts.get(`blip-run ${t}`) ?? 0);
 			const statuses = {};
