@@ -30,6 +30,8 @@
 //   BENCH_MEMORY_TRACE_DIR=<dir> ... --only report-team
 //                                                  every `n8n execute`'s heap, external and other
 //                                                  memory every 50 ms, there
+//   ... --only report-team-published               the same peers published in a running n8n,
+//                                                  a fresh server for every run of every peer
 //
 // The API key is sent to n8n as a credential and never printed or written to
 // the results.
@@ -75,6 +77,7 @@ const n8nScenarios = {
 	report: require('./scenarios/report'),
 	'report-memory': { run: require('./scenarios/report').runMemory },
 	'report-team': require('./scenarios/report-team'),
+	'report-team-published': { run: require('./scenarios/report-team').runInRunningN8n },
 	webhooks: require('./scenarios/webhooks'),
 	'webhooks-lazy': { run: require('./scenarios/webhooks').runWithLazyIsolates },
 	'webhooks-full': { run: require('./scenarios/webhooks').runWithFullWindow },

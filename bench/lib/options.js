@@ -11,6 +11,7 @@
 //   npm run bench -- --only report          Report > Get of a day of 50,000 messages in 500,000, beside Get Many -> Code node flows
 //   npm run bench -- --only report-memory   what Report > Get holds in n8n for a window of 500,000 messages
 //   npm run bench -- --only report-team     Group By Person and Group By Conversation beside the report without them, same day
+//   npm run bench -- --only report-team-published   the same, published in a running n8n (a fresh server per run)
 //   npm run bench -- --only sandbox    the sandbox alone, no n8n (also: npm run bench:sandbox)
 //   npm run bench -- --only window     the trigger's de-duplication window (also: npm run bench:window)
 //   npm run bench -- --only send-and-wait        Send and Wait beside n8n's Wait node (also: npm run bench:send-and-wait)
@@ -26,7 +27,7 @@
 //   npm run bench -- --only burst-cap-queue  the same in queue mode
 //   npm run bench -- --only chat-stream-queue  chat waits under a stream of messages at 6 and 10/s (BENCH_STREAM_RATES), queue mode
 
-const SCENARIOS = ['sandbox', 'reads', 'sends', 'upsert', 'upsert-memory', 'report', 'report-memory', 'report-team', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'webhooks-queue', 'lock-calls', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue', 'burst', 'burst-queue', 'burst-volume', 'burst-volume-queue', 'burst-volume-lazy', 'burst-volume-queue-lazy', 'burst-cap', 'burst-cap-queue', 'chat-stream-queue', 'memory'];
+const SCENARIOS = ['sandbox', 'reads', 'sends', 'upsert', 'upsert-memory', 'report', 'report-memory', 'report-team', 'report-team-published', 'webhooks', 'webhooks-full', 'webhooks-lazy', 'queue', 'webhooks-queue', 'lock-calls', 'window', 'send-and-wait', 'send-and-wait-queue', 'send-and-wait-chat', 'send-and-wait-chat-queue', 'burst', 'burst-queue', 'burst-volume', 'burst-volume-queue', 'burst-volume-lazy', 'burst-volume-queue-lazy', 'burst-cap', 'burst-cap-queue', 'chat-stream-queue', 'memory'];
 const DEFAULT_RUNS = 3;
 /** A bound on every run loop; a typo such as BENCH_RUNS=300 should not take a day. */
 const MAX_RUNS = 20;

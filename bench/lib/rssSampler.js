@@ -31,12 +31,12 @@ function readCpuSeconds(pid) {
 }
 
 /** Starts sampling; stop() returns the samples [{ at: epoch ms, kb, cpuS }]. */
-function sampleRss(pid) {
+function sampleRss(pid, intervalMs = INTERVAL_MS) {
 	const samples = [];
 	const timer = setInterval(() => {
 		const kb = readRssKb(pid);
 		if (kb !== undefined) samples.push({ at: Date.now(), kb, cpuS: readCpuSeconds(pid) });
-	}, INTERVAL_MS);
+	}, intervalMs);
 	return {
 		stop() {
 			clearInterval(timer);

@@ -112,12 +112,12 @@ async function seededWorkspace(sandbox, log) {
 const iso = (ms) => new Date(ms).toISOString();
 
 /** Report > Get over [start, end): `parameters` beside the period, `options` beside the target, `after`: nodes the report's items go on to. */
-function reportWorkflow(id, credential, start, end, { parameters = {}, options = {}, typeVersion = 1, after = [] } = {}) {
+function reportWorkflow(id, credential, start, end, { parameters = {}, options = {}, typeVersion = 1, after = [], trigger = w.manualTrigger() } = {}) {
 	return w.workflow({
 		id,
 		name: `Bench report ${id} (Report > Get)`,
 		nodes: [
-			w.manualTrigger(),
+			trigger,
 			w.omnichannelNode(wf.MEASURED, credential, { resource: 'report', operation: 'get', period: 'custom', after: iso(start), before: iso(end), ...parameters, options: { targetMinutes: TARGET_MINUTES, ...options } }, { typeVersion }),
 			...after,
 		],
