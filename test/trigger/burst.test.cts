@@ -212,6 +212,19 @@ describe('a burst through the trigger', () => {
 		expect(host.executions.map(({ json }) => (json.burst as IDataObject).endedBy)).toEqual(['reply', 'quietPeriod']);
 	});
 
+	test('other events pass as before: without a direction filter, a person’s message goes on as its plain event, without a burst', async () => {
+		const world = await newWorld(suite.sb);
+		const host = await activeHost(world, burstParameters({ directions: [] }));
+		const answer = await reply(world, 'A person writes');
+		await waitFor('the reply’s execution', () => (host.executions.length > 0 ? true : undefined), 10_000);
+		await pause(QUIET_SECONDS * 1000 + 500);
+
+		expect(host.failedExecutions).toEqual([]);
+		expect(host.executions).toHaveLength(1);
+		expect(host.executions[0].json).toMatchObject({ type: 'message.created', data: { id: answer.id, from_customer: false } });
+		expect(host.executions[0].json).not.toHaveProperty('burst');
+	});
+
 	test('duplicate deliveries reaching two processes change nothing', async () => {
 		const world = await newWorld(suite.sb);
 		const host = await activeHost(world, burstParameters(), 2);
