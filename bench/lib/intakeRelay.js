@@ -41,9 +41,12 @@ async function startRelay(targetPorts) {
 	const waiters = new Map();
 	const acknowledgedMessages = new Set();
 	let responses = [];
+	/** Requests forwarded to n8n and not answered yet. */
+	let pending = 0;
 
 	const settle = (body, status, path, arrivedAt) => {
 		const at = Date.now();
+		pending--;
 		const messageId = messageIdOf(body);
 		responses.push({ at, status, path, arrivedAt, messageId });
 		if (status < 200 || status >= 300 || messageId === undefined || acknowledgedMessages.has(messageId)) return;
@@ -59,6 +62,7 @@ async function startRelay(targetPorts) {
 		request.on('error', () => response.destroy());
 		request.on('end', () => {
 			const body = Buffer.concat(chunks);
+			pending++;
 			const options = { host: '127.0.0.1', port: nextPort(), method: request.method, path: request.url, headers: forwardable(request.headers), agent };
 			forward(options, body, response, () => settle(body, 502, request.url, arrivedAt), (status) => settle(body, status, request.url, arrivedAt));
 		});
@@ -97,6 +101,8 @@ async function startRelay(targetPorts) {
 		retarget(ports) {
 			targets = [].concat(ports);
 		},
+		/** Requests on their way through n8n: arrived, not answered yet. */
+		pending: () => pending,
 		/** Every response n8n gave since the last reset: { at, status, path, arrivedAt (the request's arrival), messageId }. */
 		responses: () => responses,
 		reset() {

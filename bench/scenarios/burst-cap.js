@@ -39,10 +39,14 @@
 // a continuation's CPU goes beside an empty execution's, and a delivery's.
 // Profiling slows what it samples: its run's latencies are not the bench's
 // figures.
+// Ours' executions are read once n8n has answered a delivery of every message
+// (the sender's log) and the relay holds none: a busy webhook process creates
+// executions minutes after the customers stop, and a read between two of them
+// would count the rest as lost.
 // Past BENCH_CAP_SETTLE_SECONDS (default 240) after the customers stop, the
-// bench stops waiting for a peer's executions and counts what is still
-// unfinished (its messages as not continued) instead of failing: the load
-// can be above what n8n takes in on the machine.
+// bench stops waiting for a peer's deliveries and executions and counts what
+// is still unanswered or unfinished (its messages as not continued) instead
+// of failing: the load can be above what n8n takes in on the machine.
 //
 //   npm run bench -- --only burst-cap
 //   BENCH_CAP_CONVERSATIONS=20 BENCH_CAP_SECONDS=60 npm run bench -- --only burst-cap-queue
@@ -168,7 +172,7 @@ async function setUp(sandbox, queue) {
 		const { key } = await sandbox.client.control('POST', '/keys', { mode: 'test', scopes: ['channels:read', 'webhooks:read', 'webhooks:write'] });
 		const client = sandboxClient(sandbox, key);
 		for (const id of [OURS.id, FLOOR.id, PEER.id]) await n8n.publishWorkflow(id);
-		await waitFor(async () => (await client.listAll('/webhooks')).find((hook) => hook.url.startsWith(relay.url)), { what: 'the trigger to register its webhook', timeoutMs: 60_000 });
+		const oursHook = await waitFor(async () => (await client.listAll('/webhooks')).find((hook) => hook.url.startsWith(relay.url)), { what: 'the trigger to register its webhook', timeoutMs: 60_000 });
 		await waitFor(async () => ((await post(n8nPort(), FLOOR.path, { probe: true })) === 200 ? true : undefined), { what: 'the floor webhook', timeoutMs: 60_000, intervalMs: 250 });
 		const hook = await client.api('POST', '/webhooks', { url: peerRelay.url, events: ['message.created'], description: 'bench burst-cap peer relay' });
 		peerRelay.setSecret(hook.secret);
@@ -179,7 +183,7 @@ async function setUp(sandbox, queue) {
 			? { main: cluster.main, webhook: cluster.webhook, ...Object.fromEntries(cluster.workers.map((worker, index) => [`worker${index + 1}`, worker])) }
 			: { n8n };
 		const executing = cluster ? cluster.workers.map((_, index) => `worker${index + 1}`) : ['n8n'];
-		return { n8n, n8nPort, control: sandbox.client.control, channelOf, dispose, processes, executing, inspectPorts };
+		return { n8n, n8nPort, control: sandbox.client.control, channelOf, dispose, processes, executing, inspectPorts, relay, oursWebhookId: oursHook.id };
 	} catch (error) {
 		await dispose();
 		throw error;
@@ -205,11 +209,15 @@ async function finishedExecutions(context, workflowId, seen, minimum, { partial 
 	const fresh = () => context.n8n.api.listExecutions({ workflowId }).then((list) => list.filter((e) => !seen.has(String(e.id))));
 	const done = (e) => e.finished || e.stoppedAt;
 	let list;
+	// The same count twice in a row: n8n answers a delivery before it creates its execution.
+	let before = -1;
 	try {
 		list = await waitFor(
 			async () => {
 				const now = await fresh();
-				return now.length >= minimum && now.every(done) ? now : undefined;
+				const steady = now.length === before;
+				before = now.length;
+				return steady && now.length >= minimum && now.every(done) ? now : undefined;
 			},
 			{ what: `the executions of ${workflowId}`, timeoutMs: SETTLE_MS, intervalMs: 1000 },
 		);
@@ -337,10 +345,36 @@ function account(sent, continuations, executions) {
 	};
 }
 
+/**
+ * Waits until n8n has answered a delivery of every sent message and holds none: a busy webhook process turns
+ * deliveries into executions minutes late, and executions read before then count the rest as lost. Past
+ * SETTLE_MS, how many messages have no answered delivery yet.
+ */
+async function deliveriesAnswered(context, sent) {
+	const ids = [...sent.values()].flat().map((m) => m.id);
+	const answered = async () => {
+		const attempts = await context.control('GET', `/deliveries?webhook_id=${context.oursWebhookId}`);
+		const ok = new Set(attempts.filter((a) => a.ok).map((a) => a.data_id));
+		return ids.filter((id) => !ok.has(id)).length;
+	};
+	try {
+		// Every message's delivery chain ended (the sender retries nothing more) and nothing is on its way through n8n.
+		await waitFor(async () => (context.relay.pending() === 0 && (await answered()) === 0 ? true : undefined), {
+			what: 'an answered delivery of every message of ours',
+			timeoutMs: SETTLE_MS,
+			intervalMs: 1000,
+		});
+		return 0;
+	} catch {
+		return await answered();
+	}
+}
+
 async function measureOurs(context, conversations, seconds) {
 	const seen = new Set((await context.n8n.api.listExecutions({ workflowId: OURS.id })).map((e) => String(e.id)));
 	const sent = await write(context, OURS.channel, conversations, seconds, 'ours');
 	await sleep((QUIET_SECONDS + 5) * 1000);
+	const unanswered = await deliveriesAnswered(context, sent);
 	const executions = await finishedExecutions(context, OURS.id, seen, conversations, { partial: true });
 	const continuations = [];
 	// Items that reached Next without a burst: none expected; kept (their shape, not their text) to say what they were.
@@ -352,7 +386,16 @@ async function measureOurs(context, conversations, seconds) {
 		for (const item of runData[TRIGGER]?.[0]?.data?.main?.[0] ?? []) {
 			const burst = item.json?.burst;
 			if (!burst?.messages) {
-				withoutBurst.push({ execution: execution.id, status: execution.status, mode: execution.mode, keys: Object.keys(item.json ?? {}), type: item.json?.type });
+				// The keys tell a plain event (type, data, …, quietWaitedMs) from n8n's crash-recovery placeholder (isArtificialRecoveredEventItem).
+				withoutBurst.push({
+					execution: execution.id,
+					status: execution.status,
+					mode: execution.mode,
+					trigger_status: runData[TRIGGER]?.[0]?.executionStatus,
+					keys: Object.keys(item.json ?? {}),
+					type: item.json?.type,
+					from_customer: item.json?.data?.from_customer,
+				});
 				continue;
 			}
 			continuations.push({ ids: burst.messages.map((m) => m.id), capped: burst.endedBy === 'maxWait', nextStartedAt });
@@ -361,6 +404,7 @@ async function measureOurs(context, conversations, seconds) {
 	return {
 		...account(sent, continuations, executions.length),
 		executions_unfinished_at_bound: executions.unfinished,
+		deliveries_unanswered_at_bound: unanswered,
 		items_without_burst: withoutBurst.length,
 		items_without_burst_examples: withoutBurst.slice(0, 5),
 	};

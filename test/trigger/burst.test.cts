@@ -212,6 +212,44 @@ describe('a burst through the trigger', () => {
 		expect(host.executions.map(({ json }) => (json.burst as IDataObject).endedBy)).toEqual(['reply', 'quietPeriod']);
 	});
 
+	test.each([
+		['while the newer one is held', QUIET_SECONDS * 500],
+		['after the newer one’s execution started', QUIET_SECONDS * 1000 + 1000],
+	])('a reply between two customer messages whose deliveries arrive the other way round (the older %s): each message is continued once', async (_, lateMs) => {
+		const world = await newWorld(suite.sb);
+		const host = await activeHost(world, burstParameters());
+		// The first message's delivery is late (a busy process, a retry): the newer one's reaches the process first.
+		let requests = 0;
+		host.beforeNode = async () => {
+			if (requests++ === 0) await pause(lateMs);
+		};
+		const before = await inbound(world, 'before the reply');
+		await reply(world, 'An answer on its way');
+		const after = await inbound(world, 'after the reply');
+		await settled(host, 2);
+
+		expect(host.failedExecutions).toEqual([]);
+		const continued = host.executions.flatMap(({ json }) => burstOf(json).messages.map((message) => message.id));
+		expect(continued.sort()).toEqual([before.id, after.id].sort());
+		expect(host.executions.map(({ json }) => [burstOf(json).text, (json.burst as IDataObject).endedBy]).sort()).toEqual([
+			['after the reply', 'quietPeriod'],
+			['before the reply', 'reply'],
+		]);
+	});
+
+	test('other events pass as before: without a direction filter, a person’s message goes on as its plain event, without a burst', async () => {
+		const world = await newWorld(suite.sb);
+		const host = await activeHost(world, burstParameters({ directions: [] }));
+		const answer = await reply(world, 'A person writes');
+		await waitFor('the reply’s execution', () => (host.executions.length > 0 ? true : undefined), 10_000);
+		await pause(QUIET_SECONDS * 1000 + 500);
+
+		expect(host.failedExecutions).toEqual([]);
+		expect(host.executions).toHaveLength(1);
+		expect(host.executions[0].json).toMatchObject({ type: 'message.created', data: { id: answer.id, from_customer: false } });
+		expect(host.executions[0].json).not.toHaveProperty('burst');
+	});
+
 	test('duplicate deliveries reaching two processes change nothing', async () => {
 		const world = await newWorld(suite.sb);
 		const host = await activeHost(world, burstParameters(), 2);

@@ -20,7 +20,7 @@ import { maxWaitSecondsOf } from '../../nodes/OmnichannelTrigger/options/burstMa
 import type { TriggerHost } from '../support/host/trigger.cjs';
 import { api, control, pause, stats, waitFor } from '../support/sandbox.cjs';
 import { useTriggerHosts } from '../support/suite.cjs';
-import { inbound as inboundIn, newWorld } from '../support/world.cjs';
+import { inbound as inboundIn, newWorld, reply as replyIn } from '../support/world.cjs';
 import type { World } from '../support/world.cjs';
 
 // --- the split, on lists written by hand (newest first, as the API orders them) ---
@@ -352,4 +352,58 @@ describe('capped bursts through the trigger', () => {
 		await expect(host.activate()).rejects.toThrow(/'Burst Max Wait \(Seconds\)' is shorter than the quiet period/);
 		expect((await api(suite.sb, 'GET', '/webhooks', undefined, world.key)).data).toEqual([]);
 	});
+});
+
+// --- a busy n8n, as the burst-cap bench's queue mode had it ---
+
+describe('deliveries late, re-delivered and split between two processes', () => {
+	test('with a reply among them: every item has its burst, and every customer message is in exactly one, in order', async () => {
+		const world = await newWorld(suite.sb);
+		const host = await suite.activeHost(world.key, capParameters({ burstQuietSeconds: 1, burstMaxWaitSeconds: 2 }), { processes: 2 });
+		// The webhook process and main, in turn; half the deliveries sent twice.
+		host.route = (requestNumber) => requestNumber % 2;
+		await control(suite.sb, 'PUT', '/faults', { webhook_duplicate_rate: 0.5, retry_schedule_ms: [300, 600, 1200] });
+		// Each request waits 0 to 2.5 s before n8n runs the node (a queue in a busy process); two wait past the sender's 10 s, which gives up and delivers again.
+		// BUSY_SEED=<n> runs another schedule of the same load.
+		let seed = Number(process.env.BUSY_SEED ?? 7);
+		let requests = 0;
+		host.beforeNode = async () => {
+			seed = (seed * 48271) % 2147483647;
+			const number = requests++;
+			await pause(number === 4 || number === 11 ? 10_500 : seed % 2500);
+		};
+		// And its execution starts 0 to 2 s after the delivery's hold (a queue before the workers).
+		host.beforeSave = async () => {
+			seed = (seed * 48271) % 2147483647;
+			await pause(seed % 2000);
+		};
+		const sent: IDataObject[] = [];
+		for (let index = 0; index < 14; index++) {
+			if (index > 0) await pause(250);
+			sent.push(await inbound(world, `busy ${index}`));
+			// An answer lands while the customer writes on.
+			if (index === 6) await replyIn(suite.sb, world, 'An answer on its way');
+		}
+		const answered = () => host.answers.length + host.failedExecutions.length;
+		let quietSince = Date.now();
+		let last = -1;
+		await waitFor(
+			'every delivery answered, and nothing new for 3 s',
+			() => {
+				if (answered() !== last || host.received.length !== answered()) {
+					last = answered();
+					quietSince = Date.now();
+				}
+				return Date.now() - quietSince > 3000 ? true : undefined;
+			},
+			40_000,
+		);
+		await control(suite.sb, 'DELETE', '/faults');
+
+		expect(host.failedExecutions).toEqual([]);
+		expect(host.executions.filter(({ json }) => !Array.isArray((json.burst as IDataObject | undefined)?.messages)).map(({ json }) => json)).toEqual([]);
+		const continued = host.executions.flatMap(({ json }) => ids(burstOf(json).messages));
+		expect([...continued].sort()).toEqual(ids(sent).sort());
+		for (const { json } of host.executions) expect(ids(burstOf(json).messages)).toEqual(ids(sent).filter((id) => ids(burstOf(json).messages).includes(id)));
+	}, 60_000);
 });

@@ -25,6 +25,8 @@ interface BurstInProcess {
 	firstArrival: number;
 	/** Set once a cap or the quiet period ended it: the next message starts another. */
 	ended?: BurstEnd;
+	/** An older message whose delivery arrived while this burst's newest was held, when older than `first`: the step continues the runs back to it. */
+	oldest?: IDataObject;
 }
 
 type Ending = { newerId: string } | { endedBy: BurstEnd };
@@ -38,6 +40,8 @@ interface Held {
 	end: (ending: Ending) => void;
 	/** How the hold ended, once it did by a cap: copies arriving later end the same way at once. */
 	endedBy?: BurstEnd;
+	/** Set once a call returned an outcome that starts the execution: what it tells its step is fixed. */
+	started?: boolean;
 }
 
 /** Process memory: per trigger and conversation, the newest customer message held or last held. */
@@ -70,7 +74,7 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 	// Copies of one message share its hold; an older message (late, or a copy of one) is part of the held one's burst.
 	let held = current;
 	if (!current || current.messageId !== String(message.id)) {
-		if (current && newerFirst(current.message, message) < 0) return { newerId: current.messageId };
+		if (current && newerFirst(current.message, message) < 0) return olderThanHeld(current, message, caps);
 		const burst: BurstInProcess = joins(current?.burst, message, caps)
 			? current!.burst
 			: { first: message, last: message, count: 0, firstArrival: arrived };
@@ -92,8 +96,13 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 		}
 	}
 	const hold = held!;
-	const first = hold.burst.first.id === message.id ? {} : { firstId: String(hold.burst.first.id) };
-	if (hold.endedBy) return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: hold.endedBy, ...first };
+	// Read when the hold ends: an older message may arrive meanwhile.
+	const first = (): { firstId?: string } => {
+		const oldest = hold.burst.oldest ?? hold.burst.first;
+		hold.started = true;
+		return oldest.id === message.id ? {} : { firstId: String(oldest.id) };
+	};
+	if (hold.endedBy) return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: hold.endedBy, ...first() };
 	const capAt = caps.maxWaitMs === undefined ? Infinity : hold.burst.firstArrival + caps.maxWaitMs;
 	const until = Math.min(arrived + caps.quietMs, capAt, deadline - AFTER_HOLD_MS);
 	for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
@@ -101,7 +110,7 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 		if (ending && 'newerId' in ending) return ending;
 		if (ending) {
 			hold.endedBy = ending.endedBy;
-			return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: ending.endedBy, ...first };
+			return { waitedMs: Date.now() - arrived, capLeftMs: 0, endedBy: ending.endedBy, ...first() };
 		}
 	}
 	const now = Date.now();
@@ -109,9 +118,19 @@ export async function holdForQuiet(trigger: string, message: IDataObject, caps: 
 	if (now >= capAt) {
 		hold.burst.ended ??= 'maxWait';
 		hold.endedBy = 'maxWait';
-		return { waitedMs, capLeftMs: 0, endedBy: 'maxWait', ...first };
+		return { waitedMs, capLeftMs: 0, endedBy: 'maxWait', ...first() };
 	}
 	// Quiet in this process: the next message starts another burst.
 	if (now >= arrived + caps.quietMs) hold.burst.ended ??= 'quietPeriod';
-	return capAt === Infinity ? { waitedMs, ...first } : { waitedMs, capLeftMs: capAt - now, ...first };
+	return capAt === Infinity ? { waitedMs, ...first() } : { waitedMs, capLeftMs: capAt - now, ...first() };
+}
+
+/**
+ * A message older than the held one (a late delivery, or a copy): while the held one's hold lasts, its step continues the runs back to this message (a reply between them ends a run no other execution continues); once it started its execution, this message starts its own, at once: the quiet period is over for it too.
+ */
+function olderThanHeld(current: Held, message: IDataObject, caps: BurstCaps): HoldOutcome {
+	if (current.started) return { waitedMs: caps.quietMs };
+	const oldest = current.burst.oldest ?? current.burst.first;
+	if (newerFirst(oldest, message) < 0) current.burst.oldest = message;
+	return { newerId: current.messageId };
 }

@@ -5,7 +5,7 @@ import type { TriggerEvent } from '../../shared/triggerItem';
 import { routeChatReply } from '../chatReplies/replyRouting';
 import { customerMessageOf, DELIVERY_BUDGET_MS, QUIET_CAP_KEY, QUIET_FIRST_KEY, QUIET_WAITED_KEY } from '../common/deliveredEvent';
 import { isSubscribed, normaliseEvents } from '../common/events';
-import { admitCopy } from '../common/eventsInProcess';
+import { admitCopy, markStarted } from '../common/eventsInProcess';
 import type { HoldOutcome } from '../common/quietHold';
 import { currentWebhook, kindOf, triggerKey } from '../common/registrationInStaticData';
 import type { WebhookKind } from '../common/registrationInStaticData';
@@ -143,7 +143,11 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	if (skipped) return skip(skipped);
 
 	const quiet = await holdCustomerMessage(trigger, event, options, deadline);
-	if (quiet && 'newerId' in quiet) return skip('part of a burst');
+	if (quiet && 'newerId' in quiet) {
+		// A held newer message's execution gathers it: later copies start none either.
+		markStarted(trigger, event.id);
+		return skip('part of a burst');
+	}
 
 	// The execution's ledger check reads the event id from the body. A copy
 	// arriving while another is being started waits for its outcome (eventsInProcess.ts).

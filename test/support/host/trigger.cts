@@ -132,6 +132,9 @@ export class TriggerHost {
 
 	gate: (eventId: string | undefined) => Gate = () => 'process';
 
+	/** Awaited by a request before n8n runs the node: a delivery queued in a busy process. */
+	beforeNode: (eventId: string | undefined) => Promise<void> = async () => undefined;
+
 	/** Awaited by a run after webhook() and before its static data is saved. */
 	beforeSave: (eventId: string | undefined) => Promise<void> = async () => undefined;
 
@@ -317,6 +320,7 @@ export class TriggerHost {
 			this.answer(kind, response, 503, { message: 'unavailable' });
 			return;
 		}
+		await this.beforeNode(eventId);
 		const req = request as IncomingMessage & { rawBody: Buffer; body?: unknown; params: object; query: object };
 		req.rawBody = rawBody;
 		req.params = {};
