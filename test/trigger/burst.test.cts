@@ -193,21 +193,24 @@ describe('a burst through the trigger', () => {
 		expect(new Set(continued).size).toBe(continued.length);
 	});
 
+	/** A customer message, an outbound one (an earlier answer, or a person, while the customer is still typing), another customer message; each continued once, no execution failed. */
+	async function aReplyBetweenTwoMessages(world: Awaited<ReturnType<typeof newWorld>>, host: Awaited<ReturnType<typeof activeHost>>) {
+		const before = await inbound(world, 'before the reply');
+		await reply(world, 'An answer on its way');
+		const after = await inbound(world, 'after the reply');
+		await settled(host, 2);
+		expect(host.failedExecutions).toEqual([]);
+		const continued = host.executions.flatMap(({ json }) => burstOf(json).messages.map((message) => message.id));
+		expect(continued.sort()).toEqual([before.id, after.id].sort());
+	}
+
 	test.each([
 		['without caps', {}],
 		['with Max Wait and Max Messages', { burstMaxWaitSeconds: 10, burstMaxMessages: 5 }],
 	])('a reply between two customer messages of one quiet period (%s): each message is continued once, in the burst its side of the reply makes', async (_, caps) => {
 		const world = await newWorld(suite.sb);
 		const host = await activeHost(world, burstParameters(caps));
-		const before = await inbound(world, 'before the reply');
-		// An earlier answer, or a person, writes while the customer is still typing.
-		await reply(world, 'An answer on its way');
-		const after = await inbound(world, 'after the reply');
-		await settled(host, 2);
-
-		expect(host.failedExecutions).toEqual([]);
-		const continued = host.executions.flatMap(({ json }) => burstOf(json).messages.map((message) => message.id));
-		expect(continued.sort()).toEqual([before.id, after.id].sort());
+		await aReplyBetweenTwoMessages(world, host);
 		expect(host.executions.map(({ json }) => burstOf(json).text)).toEqual(['before the reply', 'after the reply']);
 		expect(host.executions.map(({ json }) => (json.burst as IDataObject).endedBy)).toEqual(['reply', 'quietPeriod']);
 	});
@@ -223,14 +226,7 @@ describe('a burst through the trigger', () => {
 		host.beforeNode = async () => {
 			if (requests++ === 0) await pause(lateMs);
 		};
-		const before = await inbound(world, 'before the reply');
-		await reply(world, 'An answer on its way');
-		const after = await inbound(world, 'after the reply');
-		await settled(host, 2);
-
-		expect(host.failedExecutions).toEqual([]);
-		const continued = host.executions.flatMap(({ json }) => burstOf(json).messages.map((message) => message.id));
-		expect(continued.sort()).toEqual([before.id, after.id].sort());
+		await aReplyBetweenTwoMessages(world, host);
 		expect(host.executions.map(({ json }) => [burstOf(json).text, (json.burst as IDataObject).endedBy]).sort()).toEqual([
 			['after the reply', 'quietPeriod'],
 			['before the reply', 'reply'],
