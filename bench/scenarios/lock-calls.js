@@ -3,8 +3,9 @@
 // delivery, in database calls and SQL statements, at 20 and 40 deliveries/s,
 // with the lock taken per batch (the revision before "one lock per busy
 // spell"), kept per busy spell for a fixed 500 ms and renewed every second
-// (the revision before the hold scaled to the lock's cost) and as this tree
-// keeps it, taking turns in the same run. No n8n: the ledger modules run
+// (the revision before the hold scaled to the lock's cost), renewed every 5 s
+// with a hold scaled to the lock's cost (the revision before renewals read the
+// row) and as this tree keeps it, taking turns in the same run. No n8n: the ledger modules run
 // against the stand-in of n8n's processed_data table of the in-process
 // tests, each call delayed by a fixed database round trip: 4 ms (an idle
 // n8n) and 1 s (an n8n on SQLite taking in a storm under its defaults, where
@@ -31,7 +32,8 @@ const quietLog = { warn: () => undefined };
 const PEERS = {
 	perBatch: { label: 'Lock per batch (8903457)', revision: '8903457' },
 	fixedHold: { label: 'Lock per busy spell, 500 ms (f6027aa)', revision: 'f6027aa' },
-	scaledHold: { label: "Lock per busy spell, hold scaled to the lock's cost, renewed every 5 s (this tree)" },
+	scaledHold: { label: "Lock per busy spell, hold scaled to the lock's cost, renewed every 5 s (1c40cb7)", revision: '1c40cb7' },
+	readingRenewals: { label: 'The same, renewals that read the row, every 2 s; stale locks claimed in place (this tree)' },
 };
 
 /** Database round trips (ms) and the rates each is measured at. */

@@ -17,6 +17,13 @@ interface Row {
 }
 
 const pause = async (): Promise<void> => await new Promise((resolve) => setImmediate(resolve));
+const wait = async (ms: number): Promise<void> => await new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long one call takes on a slow database, in ms: before its read, and from its read to its write (where other calls run). */
+export interface CallLatency {
+	beforeRead: number;
+	readToWrite: number;
+}
 
 export class ProcessedDataTable {
 	readonly rows = new Map<string, Row>();
@@ -24,8 +31,11 @@ export class ProcessedDataTable {
 	/** Calls made, for tests that count the database work. */
 	calls = 0;
 
-	/** Pauses between a call's read and its write (more pauses: wider race windows). */
-	constructor(private readonly pausesBetweenReadAndWrite = 2) {}
+	/** Pauses between a call's read and its write (more pauses: wider race windows); `latency`, when given, times every call instead (timers: simulated time in tests). */
+	constructor(
+		private readonly pausesBetweenReadAndWrite = 2,
+		private readonly latency?: () => CallLatency,
+	) {}
 
 	helpers(workflowId: string, nodeId: string) {
 		const key = (scope: Scope) => `${workflowId}|${scope === 'node' ? `n:${nodeId}` : ''}`;
@@ -34,7 +44,7 @@ export class ProcessedDataTable {
 				await this.checkProcessedAndRecord(key(scope), items, options),
 			clearAllProcessedItems: async (scope: Scope) => {
 				this.calls++;
-				await pause();
+				await (this.latency ? wait(this.latency().beforeRead) : pause());
 				this.rows.delete(key(scope));
 			},
 		};
@@ -46,10 +56,12 @@ export class ProcessedDataTable {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		this.calls++;
-		await pause();
+		const latency = this.latency?.();
+		await (latency ? wait(latency.beforeRead) : pause());
 		const found = this.rows.get(key);
 		const read = found && { mode: found.mode, data: Array.isArray(found.data) ? [...found.data] : found.data };
-		for (let index = 0; index < this.pausesBetweenReadAndWrite; index++) await pause();
+		if (latency) await wait(latency.readToWrite);
+		else for (let index = 0; index < this.pausesBetweenReadAndWrite; index++) await pause();
 		if (read && read.mode !== options.mode) {
 			throw new Error('Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter.');
 		}
