@@ -21,7 +21,7 @@ const RATE = 6;
 const SECONDS = 20;
 /** The API's first retries (5 s, 30 s), then every 30 s: never dropped within the test, as the real schedule lasts 1 h 43 min. */
 const RETRY_SCHEDULE_MS = [5000, 30000, 30000, 30000, 30000, 30000];
-/** A worker's log line when it takes over the ledger's lock from a holder it judged stale (docs/development/trigger-internals.md, the open defect). */
+/** A worker's log line when it claims the ledger's lock from a holder it judged stale (docs/development/trigger-internals.md, "The event ledger and its lock"). */
 const LOCK_TAKEOVER = 'took over a de-duplication lock';
 const takeoversIn = (workers) => workers.reduce((sum, worker) => sum + (fs.existsSync(worker.logFile) ? fs.readFileSync(worker.logFile, 'utf8').split(LOCK_TAKEOVER).length - 1 : 0), 0);
 /** Time for anything that should not happen (a second run, a late copy) to show up. */
@@ -69,7 +69,7 @@ test(
 			executionsBeyondOnePerMessage: executions.length - (WAITS + others),
 			messagesDeliveredAgain: new Set(attempts.filter((a) => a.attempt > 1).map((a) => a.data_id)).size,
 			deliveryAnswers: attempts.reduce((all, a) => ({ ...all, [a.status ?? 'none in 10 s']: (all[a.status ?? 'none in 10 s'] ?? 0) + 1 }), {}),
-			// Printed, not asserted: no process dies here, so a takeover would point at the lock's open defect.
+			// Printed, not asserted: no process dies here, so a claim means a waiter misjudged a slow holder (harmless since 2026-11-29, and rare).
 			ledgerLockTakeovers: takeoversIn(cluster.workers) - takeoversBefore,
 		};
 		console.log(JSON.stringify({ suite: 'chat stream (queue mode)', waits: WAITS, rate: RATE, seconds: SECONDS, ...counts, lost }));

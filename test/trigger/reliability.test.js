@@ -231,6 +231,42 @@ describe('the ledger lock (databaseLock)', () => {
 		await lock.release();
 	}));
 
+	test('with the production timing a dead holder\'s lock is taken over about a minute after its last renewal: stale, confirmed, then claimed past the last write a slow holder could make', async () => await simulate(async () => {
+		const { acquireLock, LOCK_TIMING } = lockModule();
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		const stamp = Date.now() * 1000;
+		await helpers.checkProcessedAndRecord([stamp], 'workflow', { mode: 'latestIncrementalKey' });
+		const started = Date.now();
+		const lock = await acquireLock(helpers, quietLog);
+		const waited = Date.now() - started;
+		expect(lock.held).toBe(true);
+		const { staleMs, confirmStaleMs, renewMs } = LOCK_TIMING;
+		expect(waited).toBeGreaterThanOrEqual(staleMs + confirmStaleMs + staleMs / 2 + 2 * renewMs);
+		expect(waited).toBeLessThan(staleMs + confirmStaleMs + staleMs / 2 + 3 * renewMs);
+		await lock.release();
+		expect(table.rows.has('wf|')).toBe(false);
+	}));
+
+	test('a holder whose row holds another process\'s newer stamp stops at its next renewal and says so; one whose row went back to an older value keeps it and stamps it again', async () => await simulate(async () => {
+		const table = new ProcessedDataTable(0);
+		const helpers = table.helpers('wf', 'node-1');
+		const warnings = [];
+		const holder = await lockModule().acquireLock(helpers, { warn: (message) => warnings.push(message) }, TIMING);
+		// A waiter's late write-back: a value older than any live stamp.
+		table.rows.get('wf|').data = (Date.now() - TIMING.staleMs - 5_000) * 1000;
+		await sleep(TIMING.renewMs * 2);
+		expect(holder.held).toBe(true);
+		expect(table.rows.get('wf|').data).toBeGreaterThan((Date.now() - TIMING.renewMs * 2) * 1000);
+		// Another process's live stamp, written after this one took the lock.
+		table.rows.get('wf|').data = (Date.now() + 1) * 1000;
+		await sleep(TIMING.renewMs * 2);
+		expect(holder.held).toBe(false);
+		expect(warnings.join('\n')).toMatch(/another process took over the de-duplication lock while this one held it/);
+		await holder.release();
+		expect(table.rows.has('wf|')).toBe(true);
+	}));
+
 	test('release deletes only the holder\'s own lock', async () => await simulate(async () => {
 		const table = new ProcessedDataTable(0);
 		const helpers = table.helpers('wf', 'node-1');
