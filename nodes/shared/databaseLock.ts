@@ -125,12 +125,13 @@ export async function acquireLock(
 			log.warn(`${place.owner}: the de-duplication lock stayed taken for ${duration(timing.giveUpMs)}; ${place.withoutLock}.`);
 			return undefined;
 		}
-		// A stale-looking row is tried seldom: a try's late write-back is what can make a live holder's row look stale.
-		await sleep(tried.verdict === 'stale' ? stalePollMs(timing) : 5 + Math.floor(Math.random() * 20));
+		// A row stale for longer than a new holder's first stamp takes is tried seldom: a try's late write-back is what can make a live holder's row look stale.
+		const longStale = staleSince !== undefined && Date.now() - staleSince > timing.renewMs;
+		await sleep(longStale ? stalePollMs(timing) : 5 + Math.floor(Math.random() * 20));
 	}
 }
 
-/** How often a waiter tries a row that looks stale. */
+/** How often a waiter tries a row that has looked stale for longer than a renewal. */
 const stalePollMs = (timing: LockTiming): number => Math.max(5, Math.round(timing.renewMs / 10));
 /** How long a process that took a stale lock over holds it before writing under it: past the time the old holder may still write. */
 const takeoverFenceMs = (timing: LockTiming): number => timing.staleMs / 2 + 2 * timing.renewMs;
