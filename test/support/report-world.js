@@ -10,6 +10,7 @@
 // - randomWorkspace: a seeded random workspace for the property test
 //   against the reference (report-reference.js).
 const { sandboxClient } = require('../../sandbox/client');
+const { prng } = require('./prng');
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -227,19 +228,6 @@ function addKnownBotShare(expected) {
 	Object.assign(expected.channels['Old Facebook Page'], share(0, 0, null));
 	Object.assign(expected.channels['Support Email'], share(0, 0, null));
 	Object.assign(expected.total, share(7, 3, 0.4286));
-}
-
-/** mulberry32: the same workspace for the same seed. */
-function prng(seed) {
-	let state = seed >>> 0;
-	const next = () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	return { next, int: (min, max) => min + Math.floor(next() * (max - min + 1)), pick: (list) => list[Math.floor(next() * list.length)], chance: (p) => next() < p };
 }
 
 const RATING_WRITINGS = ['5', '1', '4/5', '3 of 5', '2 out of 5', '4.5', '4,5', '5 stars', '★★★★☆', '⭐⭐⭐', '★★', '0', '6/10', 'great', '', '7'];

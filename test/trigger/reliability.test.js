@@ -6,6 +6,7 @@
 const workflow = require('n8n-workflow');
 const { ProcessedDataTable } = require('../support/host/processed-data.cjs');
 const { simulate, useSimulatedTime } = require('../support/simulated-time.cjs');
+const { prng } = require('../support/prng');
 
 // Each simulated process loads the node's modules anew but shares n8n-workflow: it holds no state of theirs, and loading it per process took most of the file's time.
 jest.doMock('n8n-workflow', () => workflow);
@@ -435,14 +436,6 @@ describe('the event ledger on a slow shared database (several processes, the pro
 	/** LOCK_SCHEDULES=1000 runs a thousand (docs/development/trigger-internals.md quotes such a run). */
 	const SCHEDULES = Array.from({ length: Number(process.env.LOCK_SCHEDULES ?? 8) }, (_, index) => index + 1);
 
-	/** A seeded random source (mulberry32): a schedule that fails can be replayed from its seed. */
-	const randomFrom = (seed) => () => {
-		seed = (seed + 0x6d2b79f5) | 0;
-		let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-	};
-
 	/** Calls as an overloaded n8n's database answers them: most in milliseconds, some in hundreds, a few in 1 to 3 s (the slowest single calls measured in a storm). */
 	const busyDatabase = (random) => () => {
 		const draw = () => {
@@ -453,9 +446,9 @@ describe('the event ledger on a slow shared database (several processes, the pro
 	};
 
 	test.each(SCHEDULES)('schedule %i: three processes take two copies each of 240 events: each event passes once, the ledger is written by one process at a time', async (seed) => await simulate(async () => {
-		const random = randomFrom(seed);
+		const random = prng(seed).next;
 		// The lock's own random parts (stamps, pauses between tries) come from the schedule too: a failing one replays exactly.
-		jest.spyOn(Math, 'random').mockImplementation(randomFrom(seed * 7919));
+		jest.spyOn(Math, 'random').mockImplementation(prng(seed * 7919).next);
 		const table = new ProcessedDataTable(0, busyDatabase(random));
 		const shared = table.helpers('wf', 'node-1');
 		const warnings = [];
