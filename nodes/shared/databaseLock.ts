@@ -181,20 +181,22 @@ async function holdLock(
 	let lastState: RowState | undefined;
 	/** No live stamp of another process can be below this: a row under it was written back by a try, not taken over. */
 	const newestForeign = (now: number): number => Math.max(now - timing.staleMs, takenAt) * 1000;
-	const known = (newerThan: number): number[] => ours.filter((kept) => kept >= newerThan || stamp === 0);
+	/** One call that reads what the row held and writes `write`, if any; whatever it was given counts as ours from then on (a failed call may still have written it). */
+	const readAndWrite = async (now: number, write: number[]): Promise<RowState> => {
+		const newerThan = newestForeign(now);
+		const mine = ours.filter((kept) => kept >= newerThan || stamp === 0);
+		ours = [...mine, ...write].slice(-KEPT_STAMPS);
+		const { new: fresh } = await helpers.checkProcessedAndRecord([...probeOf(mine, newerThan), ...write], place.scope, LOCK);
+		return readRow(mine, newerThan, new Set(fresh.map(Number)));
+	};
 	// Out of touch for half the stale age: another process may take the lock
 	// over soon, so this one writes nothing more, whatever a late renewal says.
 	const overdue = (): boolean => Date.now() - stampedAt > timing.staleMs / 2;
 	const renewStamp = async (): Promise<void> => {
 		const now = Date.now();
 		const next = Math.max(stampAt(now), stamp + 2);
-		const newerThan = newestForeign(now);
-		const mine = known(newerThan);
-		// A failed call may still have written `next`: it counts as ours from now on.
-		ours = [...mine, next].slice(-KEPT_STAMPS);
 		try {
-			const { new: fresh } = await helpers.checkProcessedAndRecord([...probeOf(mine, newerThan), next], place.scope, LOCK);
-			lastState = readRow(mine, newerThan, new Set(fresh.map(Number)));
+			lastState = await readAndWrite(now, [next]);
 			if (lastState === 'another') {
 				if (held && stamp !== 0) log.warn(`${place.owner}: another process took over the de-duplication lock while this one held it; this process writes nothing more under it.`);
 				held = false;
@@ -245,10 +247,7 @@ async function holdLock(
 			if (!held || overdue()) return;
 			try {
 				// Deleted only while the row holds none of another holder's stamps.
-				const newerThan = newestForeign(Date.now());
-				const mine = known(newerThan);
-				const { new: fresh } = await helpers.checkProcessedAndRecord(probeOf(mine, newerThan), place.scope, LOCK);
-				if (readRow(mine, newerThan, new Set(fresh.map(Number))) !== 'another') await helpers.clearAllProcessedItems(place.scope, LOCK);
+				if ((await readAndWrite(Date.now(), [])) !== 'another') await helpers.clearAllProcessedItems(place.scope, LOCK);
 			} catch (error) {
 				// The verdicts stand: a lock left behind is taken over once stale.
 				log.warn(`${place.owner}: could not release the de-duplication lock: ${(error as Error).message}`);
